@@ -1,0 +1,233 @@
+"""Experiment runner: a sweep is a list of independent tasks, run with joblib or Dask, cached on disk.
+
+A task is a dict of JSON-serialisable parameters; the task function is a
+module-level callable ``func(**params) -> dict`` returning JSON-serialisable
+values. Each result is stored as
+``results/<paperkey>/<experiment>/<key>.json`` with its provenance, where the
+key hashes the function's name, the experiment version and the parameters.
+A stored result is reused only if its stored parameters, function and
+version equal the requested ones exactly; anything else recomputes.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import itertools
+import json
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "load_cached", "provenance_summary"]
+
+
+def grid(**axes):
+    """Cartesian product of the given axes as a list of parameter dicts (in a stable order)."""
+    names = list(axes)
+    for name, values in axes.items():
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            raise ValueError(f"grid axis {name!r} must be a list of values, got {values!r}")
+    return [dict(zip(names, combo)) for combo in itertools.product(*(list(axes[n]) for n in names))]
+
+
+def _canonical(obj):
+    """JSON-able canonical form (numpy scalars to Python, tuples to lists)."""
+    if isinstance(obj, dict):
+        return {str(k): _canonical(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(obj, (list, tuple)):
+        return [_canonical(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return _canonical(obj.tolist())
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    raise ValueError(f"value {obj!r} of type {type(obj).__name__} is not JSON-serialisable")
+
+
+def derive_seed(seed, *keys):
+    """A child seed (int < 2**32) derived deterministically from ``seed`` and any JSON-able ``keys``."""
+    h = hashlib.sha256(json.dumps(_canonical([seed, list(keys)])).encode()).digest()
+    return int.from_bytes(h[:4], "little")
+
+
+def _repo_root():
+    here = Path.cwd().resolve()
+    for d in (here, *here.parents):
+        if (d / "_toc.yml").exists() and (d / "robustpapers").is_dir():
+            return d
+    return None
+
+
+def results_root():
+    """Where results are cached: ``$ROBUSTPAPERS_RESULTS``, else ``<repo>/results``, else ``./results``."""
+    env = os.environ.get("ROBUSTPAPERS_RESULTS")
+    if env:
+        return Path(env)
+    root = _repo_root()
+    return (root / "results") if root is not None else Path("results")
+
+
+def _func_name(func):
+    return f"{func.__module__}:{func.__qualname__}"
+
+
+def task_key(func, params, version):
+    """Hash identifying a task: function name, experiment version and canonical parameters."""
+    payload = json.dumps({"func": _func_name(func), "version": version, "params": _canonical(params)}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()[:20]
+
+
+def _git_commit():
+    root = _repo_root() or Path(__file__).resolve().parents[1]
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _run_one(func, params):
+    t0 = time.perf_counter()
+    result = func(**params)
+    wall = time.perf_counter() - t0
+    if not isinstance(result, dict):
+        raise ValueError(f"task function {_func_name(func)} must return a dict, got {type(result).__name__}")
+    return _canonical(result), wall
+
+
+def _path(root, paperkey, experiment, key):
+    return Path(root) / paperkey / experiment / f"{key}.json"
+
+
+def load_cached(func, params, paperkey, experiment, version, root=None):
+    """The cached record for one task, or None. A record whose stored identity differs is ignored."""
+    root = results_root() if root is None else Path(root)
+    path = _path(root, paperkey, experiment, task_key(func, params, version))
+    if not path.exists():
+        return None
+    rec = json.loads(path.read_text())
+    prov = rec.get("provenance", {})
+    if rec.get("params") != _canonical(params) or prov.get("func") != _func_name(func) or prov.get("version") != version:
+        return None
+    return rec
+
+
+def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, scheduler=None,
+              cache=True, root=None, progress=None):
+    """Run ``func(**params)`` for every task, reusing cached results; return a DataFrame.
+
+    Parameters
+    ----------
+    func : callable
+        Module-level function (picklable), ``func(**params) -> dict``.
+    tasks : list of dict
+        Parameters of each task (e.g. from :func:`grid`); include the task's seed.
+    paperkey, experiment : str
+        Where results go: ``results/<paperkey>/<experiment>/``.
+    version : int or str
+        Bump it when the task function changes meaning: old records are then not reused.
+    n_jobs : int
+        joblib workers (ignored when ``scheduler`` is given).
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler address (``"tcp://..."``) or client: tasks then run on that cluster.
+    cache : bool
+        Read and write the cache (False computes everything and writes nothing).
+    root : path, optional
+        Cache root (default :func:`results_root`).
+    progress : bool, optional
+        tqdm progress bar (default: on when more than 20 tasks are computed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per task: its parameters, its result fields, ``wall_time`` and ``cached``.
+    """
+    import pandas as pd
+
+    if not callable(func):
+        raise ValueError("func must be callable")
+    tasks = [dict(t) for t in tasks]
+    for t in tasks:
+        _canonical(t)  # raises ValueError on non-serialisable parameters
+    root = results_root() if root is None else Path(root)
+    records = [load_cached(func, t, paperkey, experiment, version, root) if cache else None for t in tasks]
+    todo = [i for i, r in enumerate(records) if r is None]
+    if todo:
+        show = progress if progress is not None else len(todo) > 20
+        outputs = _execute(func, [tasks[i] for i in todo], n_jobs, scheduler, show, f"{paperkey}/{experiment}")
+        base = {
+            "func": _func_name(func), "version": version, "package_version": _package_version(),
+            "git_commit": _git_commit(), "python": platform.python_version(),
+        }
+        for i, (result, wall) in zip(todo, outputs):
+            rec = {
+                "params": _canonical(tasks[i]), "result": result,
+                "provenance": {**base, "seed": tasks[i].get("seed"), "wall_time": wall,
+                               "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")},
+            }
+            records[i] = dict(rec, _fresh=True)
+            if cache:
+                path = _path(root, paperkey, experiment, task_key(func, tasks[i], version))
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(rec, indent=1, sort_keys=True))
+                os.replace(tmp, path)
+    rows = []
+    for rec in records:
+        row = dict(rec["params"])
+        for k, v in rec["result"].items():
+            row[k if k not in row else f"result_{k}"] = v
+        row["wall_time"] = rec["provenance"]["wall_time"]
+        row["cached"] = not rec.get("_fresh", False)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _execute(func, tasks, n_jobs, scheduler, show, label):
+    if scheduler is not None:
+        from distributed import Client, as_completed
+
+        client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+        try:
+            futures = [client.submit(_run_one, func, t, pure=False) for t in tasks]
+            if show:
+                from tqdm.auto import tqdm
+
+                for _ in tqdm(as_completed(futures), total=len(futures), desc=label):
+                    pass
+            return client.gather(futures)
+        finally:
+            if client is not scheduler:
+                client.close()
+    from joblib import Parallel, delayed
+
+    calls = (delayed(_run_one)(func, t) for t in tasks)
+    if show:
+        from tqdm.auto import tqdm
+
+        calls = tqdm(calls, total=len(tasks), desc=label)
+    return Parallel(n_jobs=n_jobs)(calls)
+
+
+def _package_version():
+    from . import __version__
+
+    return __version__
+
+
+def provenance_summary(paperkey, experiment=None, root=None):
+    """DataFrame of the provenance of every cached record under ``results/<paperkey>[/<experiment>]``."""
+    import pandas as pd
+
+    root = results_root() if root is None else Path(root)
+    base = root / paperkey if experiment is None else root / paperkey / experiment
+    rows = []
+    for path in sorted(base.rglob("*.json")) if base.exists() else []:
+        rec = json.loads(path.read_text())
+        rows.append({"experiment": path.parent.name, **rec.get("provenance", {})})
+    return pd.DataFrame(rows)
