@@ -106,7 +106,7 @@ def conditional_moments(X, mean, cov, *, factors=True):
     return Xbar, out
 
 
-def em_gaussian(X, *, max_iter=200, tol=1e-6, reg=1e-6, verbose=False):
+def em_gaussian(X, *, max_iter=1000, tol=1e-5, reg=1e-6, verbose=False):
     r"""Mean and covariance of a Gaussian from data with missing entries by EM (Dempster et al. 1977),
     as used in 004 section 6.1.
 
