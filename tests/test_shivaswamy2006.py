@@ -163,18 +163,18 @@ def test_gaussian_chance_constraint_holds():
 
 
 def test_low_rank_padded_covariance_costs_its_rank():
-    X, y, rng = _data(7, n=16, d=5)
+    X, y, rng = _data(7, n=60, d=5)
     Xm = delete_entries(X, 0.5, 0.4, random_state=1)
     mom = class_moments(Xm, y)
     rows_pos = y == 1
     Xb = np.empty_like(X)
-    F = [None] * 16
+    F = [None] * 60
     for c in (1.0, -1.0):
         idx = np.flatnonzero(y == c)
         Xb[idx], Fc = conditional_moments(Xm[idx], *mom[c])
         for k, i in enumerate(idx):
             F[i] = Fc[k]
-    assert all(F[i] is None or F[i].shape[1] == np.isnan(Xm[i]).sum() for i in range(16))
+    assert all(F[i] is None or F[i].shape[1] == np.isnan(Xm[i]).sum() for i in range(60))
     full = np.array([np.zeros((5, 5)) if L is None else L @ L.T for L in F])
     a = robust_svm(Xb, y, gamma=1.0, C=1.0, factors=F)
     b = robust_svm(Xb, y, full, gamma=1.0, C=1.0)
@@ -256,19 +256,22 @@ def test_conditional_moments_match_precision_form():
 
 def test_impute_by_fit_picks_larger_normalised_distance():
     rng = np.random.default_rng(11)
-    X, y, _ = _data(11, n=40, d=4)
-    Xm = delete_entries(X, 1.0, 0.5, random_state=3)
+    X, y, _ = _data(11, n=80, d=4)
+    Xm = delete_entries(X, 0.5, 0.5, random_state=3)
     mom = class_moments(Xm, y)
     w, b = rng.standard_normal(4), 0.1
     Xb, F, chosen = impute_by_fit(w, b, Xm, mom)
     for c in (1.0, -1.0):
         Xc, Fc = conditional_moments(Xm, *mom[c])
-        dc = np.abs(Xc @ w + b) / np.array([np.linalg.norm(L.T @ w) for L in Fc])
+        s = np.array([np.linalg.norm(L.T @ w) if L is not None else 1.0 for L in Fc])
+        dc = np.abs(Xc @ w + b) / s
         if c == 1.0:
             dp = dc
         else:
             dm = dc
-    np.testing.assert_array_equal(chosen, np.where(dp > dm, 1.0, -1.0))
+    inc = np.isnan(Xm).any(1)
+    np.testing.assert_array_equal(chosen[inc], np.where(dp > dm, 1.0, -1.0)[inc])
+    assert np.all(chosen[~inc] == 0) and np.all(Xb[~inc] == X[~inc])
 
 
 # --- regression (section 5) -------------------------------------------------------------------
