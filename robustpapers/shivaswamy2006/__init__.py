@@ -15,3 +15,6 @@ __all__ = [
     "check_missing_array", "class_moments", "conditional_moments", "delete_entries", "em_gaussian",
     "impute_by_fit", "robust_svr_ctm", "robust_svr_sr",
 ]
+from .estimators import RobustMissingSVC, RobustMissingSVR  # noqa: E402
+
+__all__ += ["RobustMissingSVC", "RobustMissingSVR"]

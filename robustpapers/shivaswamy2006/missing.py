@@ -157,7 +157,7 @@ def em_gaussian(X, *, max_iter=1000, tol=1e-5, reg=1e-6, verbose=False):
     nobs = (~M).sum(axis=0)
     if n < 2 or np.any(nobs < 2):
         bad = int(np.argmin(nobs))
-        raise ValueError(f"too few rows for EM: {n} row(s); feature {bad} observed in {int(nobs[bad])} "
+        raise ValueError(f"too few rows for EM: {n} sample(s); feature {bad} observed in {int(nobs[bad])} "
                          "row(s) (each feature needs at least 2 observed values)")
     mean = np.nanmean(X, axis=0)
     var = np.nanvar(X, axis=0)

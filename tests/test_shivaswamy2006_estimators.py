@@ -1,0 +1,69 @@
+"""scikit-learn contract of the shivaswamy2006 estimators, and their behaviour on data with NaN."""
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from robustpapers.shivaswamy2006 import RobustMissingSVC, RobustMissingSVR, delete_entries, robust_svm
+
+
+@parametrize_with_checks([RobustMissingSVC(), RobustMissingSVR(), RobustMissingSVR(formulation="sr")])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def _missing_data(seed=0, n=80, d=4):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1, 0)
+    X = rng.standard_normal((n, d)) + 1.2 * (2 * y[:, None] - 1)
+    return delete_entries(X, 0.5, 0.5, random_state=seed), y, X
+
+
+def test_classifier_fit_is_problem_44_on_em_imputation():
+    Xm, y, _ = _missing_data(1)
+    clf = RobustMissingSVC(gamma=1.5, C=0.5).fit(Xm, y)
+    # rebuild (44) by hand from the fitted moments and compare
+    from robustpapers.shivaswamy2006 import conditional_moments
+    ys = np.where(y == 1, 1.0, -1.0)
+    Xb, F = np.empty_like(Xm), [None] * len(y)
+    for k, c in enumerate((-1.0, 1.0)):
+        rows = np.flatnonzero(ys == c)
+        Xb[rows], Fc = conditional_moments(Xm[rows], clf.means_[k], clf.covariances_[k])
+        for j, i in enumerate(rows):
+            F[i] = Fc[j]
+    full = np.array([np.zeros((4, 4)) if L is None else L @ L.T for L in F])
+    ref = robust_svm(Xb, ys, full, gamma=1.5, C=0.5)
+    np.testing.assert_allclose(clf.coef_[0], ref.w, atol=1e-6)
+    # the robust worst-case margin of every incomplete training row with zero slack is >= 1
+    wc_margin = ys * (Xb @ ref.w + ref.b) - 1.5 * np.sqrt(np.einsum("i,nij,j->n", ref.w, full, ref.w))
+    assert np.all(wc_margin[ref.xi < 1e-7] >= 1 - 1e-6)
+
+
+def test_classifier_w_form_and_predict_rule():
+    Xm, y, X = _missing_data(2)
+    clf = RobustMissingSVC(gamma=1.0, W=1.0).fit(Xm, y)
+    assert np.linalg.norm(clf.coef_) <= 1.0 + 1e-6
+    # complete rows are classified by sign(w'x + b); incomplete by the section 6.1 rule
+    f = clf.decision_function(Xm)
+    full = ~np.isnan(Xm).any(1)
+    np.testing.assert_allclose(f[full], X[full] @ clf.coef_[0] + clf.intercept_[0])
+    assert clf.score(Xm, y) > 0.8
+
+
+def test_regressor_formulations_and_errors():
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((60, 3))
+    y = X @ np.array([1.0, 2.0, -1.0]) + 0.5
+    Xm = delete_entries(X, 0.5, 1 / 3, random_state=3)
+    for form in ("ctm", "sr"):
+        reg = RobustMissingSVR(formulation=form, eta=0.5, epsilon=0.05, W=5.0).fit(Xm, y)
+        assert reg.score(X, y) > 0.9
+    with pytest.raises(ValueError, match="formulation"):
+        RobustMissingSVR(formulation="lms").fit(Xm, y)
+    with pytest.raises(ValueError, match="NaN"):
+        RobustMissingSVR().fit(Xm, np.r_[np.nan, y[1:]])
+    bad = Xm.copy()
+    bad[0] = np.nan
+    with pytest.raises(ValueError, match="every feature missing"):
+        RobustMissingSVR().fit(bad, y)
+    with pytest.raises(ValueError, match="every feature missing"):
+        RobustMissingSVC().fit(bad, (y > 0.5).astype(int))
