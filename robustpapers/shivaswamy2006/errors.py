@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import stats
-from sklearn.utils import check_random_state
 
 from ..core import check_positive
 from ._validate import _check_factors, _check_gamma, _check_Xy
@@ -114,7 +113,7 @@ def expected_error_mc(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None, n_sam
     n_samples = int(check_positive(n_samples, "n_samples"))
     g = _check_gamma(gamma, len(y))
     f, s, r, F = _parts(w, b, X, Sigmas, factors)
-    rng = check_random_state(random_state)
+    rng = np.random.default_rng(random_state)
     w = np.asarray(w, dtype=float)
     out = (y * f <= 0).astype(float)
     for i, L in enumerate(F):

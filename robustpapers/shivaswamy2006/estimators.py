@@ -70,7 +70,7 @@ class RobustMissingSVC(ClassifierMixin, BaseEstimator):
     True
     """
 
-    def __init__(self, gamma=1.0, C=1.0, W=None, em_max_iter=1000, em_tol=1e-5, em_reg=1e-6, tol=1e-8,
+    def __init__(self, gamma=1.0, C=1.0, W=None, em_max_iter=1000, em_tol=1e-4, em_reg=1e-6, tol=1e-8,
                  max_iter=200):
         self.gamma = gamma
         self.C = C
@@ -96,15 +96,19 @@ class RobustMissingSVC(ClassifierMixin, BaseEstimator):
         X = check_missing_array(X)
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         d = X.shape[1]
+        means, covs = np.zeros((2, d)), np.zeros((2, d, d))
+        for k, c in enumerate((-1.0, 1.0)):
+            means[k], covs[k] = _em(X[ys == c], self, f"class {self.classes_[k]!r}: ")
+        return self._fit_with_moments(X, ys, means, covs)
+
+    def _fit_with_moments(self, X, ys, means, covs):
+        """Solve (44) given the class moments (lets a sweep over gamma reuse one EM run)."""
+        self.means_, self.covariances_ = means, covs
         Xbar = np.empty_like(X)
         factors = [None] * len(ys)
-        self.means_ = np.zeros((2, d))
-        self.covariances_ = np.zeros((2, d, d))
         for k, c in enumerate((-1.0, 1.0)):
             rows = np.flatnonzero(ys == c)
-            mean, cov = _em(X[rows], self, f"class {self.classes_[k]!r}: ")
-            self.means_[k], self.covariances_[k] = mean, cov
-            Xbar[rows], F = conditional_moments(X[rows], mean, cov)
+            Xbar[rows], F = conditional_moments(X[rows], means[k], covs[k])
             for j, i in enumerate(rows):
                 factors[i] = F[j]
         if self.W is None:
@@ -186,7 +190,7 @@ class RobustMissingSVR(RegressorMixin, BaseEstimator):
     True
     """
 
-    def __init__(self, formulation="ctm", eta=0.5, epsilon=0.1, W=10.0, D=1.0, em_max_iter=1000, em_tol=1e-5,
+    def __init__(self, formulation="ctm", eta=0.5, epsilon=0.1, W=10.0, D=1.0, em_max_iter=1000, em_tol=1e-4,
                  em_reg=1e-6, tol=1e-8, max_iter=200):
         self.formulation = formulation
         self.eta = eta

@@ -106,7 +106,7 @@ def conditional_moments(X, mean, cov, *, factors=True):
     return Xbar, out
 
 
-def em_gaussian(X, *, max_iter=1000, tol=1e-5, reg=1e-6, verbose=False):
+def em_gaussian(X, *, max_iter=1000, tol=1e-4, reg=1e-6, verbose=False):
     r"""Mean and covariance of a Gaussian from data with missing entries by EM (Dempster et al. 1977),
     as used in 004 section 6.1.
 
@@ -169,27 +169,30 @@ def em_gaussian(X, *, max_iter=1000, tol=1e-5, reg=1e-6, verbose=False):
     ridge = reg * max(float(np.mean(var)), 1e-12)
     cov = cov + ridge * np.eye(d)
     trace = Trace()
-    patterns, inverse = np.unique(M, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
+    # rows grouped by their number k of missing entries; conditioning in precision form,
+    # E[x_m | x_a] = mu_m - (Lam_mm)^{-1} Lam_ma (x_a - mu_a), Cov = (Lam_mm)^{-1}  (= (42), (43))
+    counts = M.sum(axis=1)
+    groups = []
+    for k in np.unique(counts[counts > 0]):
+        rows = np.flatnonzero(counts == k)
+        idx = np.nonzero(M[rows])[1].reshape(len(rows), k)
+        groups.append((rows, idx))
+    X0 = np.where(M, 0.0, X)
     converged = False
     it = 0
+    change = np.inf
     for it in range(1, max_iter + 1):
-        Xhat = X.copy()
+        Lam = np.linalg.inv(cov)
+        Xc = np.where(M, 0.0, X - mean)
+        R = Xc @ Lam
+        Xhat = X0 + np.where(M, mean, 0.0)
         S = np.zeros((d, d))
-        for p, m in enumerate(patterns):
-            rows = np.flatnonzero(inverse == p)
-            if not m.any():
-                continue
-            a = ~m
-            Sma = cov[np.ix_(m, a)]
-            if a.any():
-                K = np.linalg.solve(cov[np.ix_(a, a)], Sma.T).T
-                Xhat[np.ix_(rows, m)] = mean[m] + (X[np.ix_(rows, a)] - mean[a]) @ K.T
-                Cmm = cov[np.ix_(m, m)] - K @ Sma.T
-            else:
-                Xhat[np.ix_(rows, m)] = mean[m]
-                Cmm = cov[np.ix_(m, m)]
-            S[np.ix_(m, m)] += len(rows) * Cmm
+        for rows, idx in groups:
+            P = Lam[idx[:, :, None], idx[:, None, :]]
+            Cmm = np.linalg.inv(P)
+            rm = np.take_along_axis(R[rows], idx, axis=1)
+            Xhat[rows[:, None], idx] = mean[idx] - np.einsum("gij,gj->gi", Cmm, rm)
+            np.add.at(S, (idx[:, :, None], idx[:, None, :]), Cmm)
         new_mean = Xhat.mean(axis=0)
         new_cov = (Xhat.T @ Xhat + S) / n - np.outer(new_mean, new_mean)
         new_cov = (new_cov + new_cov.T) / 2 + ridge * np.eye(d)
@@ -303,9 +306,7 @@ def delete_entries(X, row_fraction, feature_fraction, random_state=None, *, n_de
     >>> int(np.isnan(Xm).sum())
     4
     """
-    from sklearn.utils import check_random_state
-
-    rng = check_random_state(random_state)
+    rng = np.random.default_rng(random_state)
     X = np.array(X, dtype=float, copy=True)
     n, d = X.shape
     if not 0 <= row_fraction <= 1 or not 0 <= feature_fraction <= 1:
