@@ -52,7 +52,7 @@ def uci_missing_task(dataset, rep, row_fraction, gammas, feature_fraction=0.5, C
     Xtr_s, Xte_s, Xtr_clean, Xte_clean = _standardise(Xtr, Xte, X[tr], X[te])
     clean = SVC(kernel="linear", C=C).fit(Xtr_clean, y[tr])
     out = {"clean": float(np.mean(clean.predict(Xte_clean) != y[te])), "gammas": list(map(float, gammas))}
-    models = {"nominal": RobustMissingSVC(gamma=0.0, C=C).fit(Xtr_s, y[tr])}
+    models = {"nominal": RobustMissingSVC(gamma=0.0, C=C, em_max_iter=5000).fit(Xtr_s, y[tr])}
     nom = models["nominal"]
     ys = np.where(y[tr] == nom.classes_[1], 1.0, -1.0)
     for g in gammas:  # one EM run, reused for every gamma
