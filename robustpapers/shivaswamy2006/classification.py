@@ -93,6 +93,7 @@ def _solve(prob, name, tol, max_iter, verbose):
     if status in (cp.INFEASIBLE, cp.UNBOUNDED, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED_INACCURATE):
         raise ValueError(f"{name}: the problem is {status}; check W / the data")
     ok = status == cp.OPTIMAL
+    _solve.last_solve_time = float(prob.solver_stats.solve_time or np.nan) if prob.solver_stats is not None else np.nan
     if not ok:
         warn_not_converged(name, "max_iter (or loosen tol)", f"Clarabel status {status!r}")
     return ok, status, nit
@@ -125,7 +126,7 @@ def _result(w, b, xi, cons, objective, ok, status, nit, X, y, factors, g, rows, 
     return SolverResult(
         x=np.r_[wv, bv], w=wv, b=bv, xi=np.maximum(np.asarray(xi.value, dtype=float), 0.0), dual=lam,
         objective=objective, success=ok, status=0 if ok else 1, solver_status=status, nit=nit,
-        message=f"Clarabel: {status}", **extra)
+        message=f"Clarabel: {status}", solve_time=getattr(_solve, "last_solve_time", np.nan), **extra)
 
 
 def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
