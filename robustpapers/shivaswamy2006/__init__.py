@@ -18,3 +18,6 @@ __all__ = [
 from .estimators import RobustMissingSVC, RobustMissingSVR  # noqa: E402
 
 __all__ += ["RobustMissingSVC", "RobustMissingSVR"]
+from .extensions import calafiore_campi_n, robust_multiclass_svm, sample_ellipsoid, vertex_svm  # noqa: E402
+
+__all__ += ["calafiore_campi_n", "robust_multiclass_svm", "sample_ellipsoid", "vertex_svm"]
