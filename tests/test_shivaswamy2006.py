@@ -361,3 +361,15 @@ def test_bad_inputs():
     Xm[np.flatnonzero(y == 1)[0], 2] = 1.0
     with pytest.raises(ValueError, match=r"class \+1: too few rows"):
         class_moments(Xm, y)
+
+
+def test_shared_factor_object_gives_same_solution_as_copies():
+    """Rows passing one factor object share a cone (spherical K~-space covariance of eq. 51)."""
+    X, y, rng = _data(15, n=20)
+    L = 0.4 * np.eye(3)
+    shared = [L if i % 2 else None for i in range(20)]
+    copies = [L.copy() if i % 2 else None for i in range(20)]
+    a = robust_svm(X, y, gamma=1.2, C=1.0, factors=shared)
+    b = robust_svm(X, y, gamma=1.2, C=1.0, factors=copies)
+    np.testing.assert_allclose(a.w, b.w, atol=1e-6)
+    assert a.objective == pytest.approx(b.objective, rel=1e-7)

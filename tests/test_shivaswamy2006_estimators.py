@@ -3,10 +3,13 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from robustpapers.shivaswamy2006 import RobustMissingSVC, RobustMissingSVR, delete_entries, robust_svm
+from robustpapers.shivaswamy2006 import (
+    KernelRobustMissingSVC, RobustMissingSVC, RobustMissingSVR, delete_entries, robust_svm,
+)
 
 
-@parametrize_with_checks([RobustMissingSVC(), RobustMissingSVR(), RobustMissingSVR(formulation="sr")])
+@parametrize_with_checks([RobustMissingSVC(), RobustMissingSVR(), RobustMissingSVR(formulation="sr"),
+                          KernelRobustMissingSVC(), KernelRobustMissingSVC(covariance="knn", C=10.0)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 

@@ -108,10 +108,15 @@ def _build(X, y, factors, g):
     margin = cp.multiply(y, X @ w + b) - 1 + xi
     cons = []
     if rows:
-        A, r = _stack_factors(factors, rows)
-        t = cp.Variable(len(rows))
-        P = sparse.csr_matrix((g[rows], (rows, np.arange(len(rows)))), shape=(n, len(rows)))
-        cons.append(cp.SOC(t, cp.reshape(A @ w, (r, len(rows)), order="F"), axis=0))
+        # rows passing the very same factor object share one cone (e.g. a spherical covariance)
+        first, owner = {}, []
+        for i in rows:
+            owner.append(first.setdefault(id(factors[i]), len(first)))
+        reps = [next(i for i, o in zip(rows, owner) if o == k) for k in range(len(first))]
+        A, r = _stack_factors(factors, reps)
+        t = cp.Variable(len(reps))
+        P = sparse.csr_matrix((g[rows], (rows, owner)), shape=(n, len(reps)))
+        cons.append(cp.SOC(t, cp.reshape(A @ w, (r, len(reps)), order="F"), axis=0))
         main = margin - P @ t >= 0
     else:
         main = margin >= 0
