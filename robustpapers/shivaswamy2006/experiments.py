@@ -159,3 +159,26 @@ def ball_shell_task(rep, gammas, n_per_class=100, row_fraction=0.5, n_delete=3, 
         out["linear_robust"].append(float(np.mean(lin.predict(X[te]) != y[te])))
         out["kernel_robust"].append(float(np.mean(ker.predict(X[te]) != y[te])))
     return out
+
+
+def constraint_sampling_task(epsilon, beta, n=8, d=2, gamma=1.0, n_fresh=20000, seed=0):
+    """Theorem 3 in action (004 section 4.3): solve the sampled problem (23) with the
+    Calafiore-Campi number of points per ellipsoid and measure each pattern's violation
+    probability on fresh uniform samples of its ellipsoid."""
+    from .extensions import calafiore_campi_n, sample_ellipsoid, vertex_svm
+    from .classification import robust_svm
+
+    rng = np.random.default_rng([seed, int(round(1e6 * epsilon))])
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    X = rng.standard_normal((n, d)) + 1.5 * y[:, None]
+    L = 0.5 * np.eye(d)
+    N = calafiore_campi_n(epsilon, beta, d + 1 + n)
+    V = [sample_ellipsoid(X[i], L, gamma, N, random_state=rng) for i in range(n)]
+    res = vertex_svm(V, y, C=10.0)
+    viol = []
+    for i in range(n):
+        fresh = sample_ellipsoid(X[i], L, gamma, n_fresh, random_state=rng)
+        viol.append(float(np.mean(y[i] * (fresh @ res.w + res.b) < 1 - res.xi[i] - 1e-9)))
+    exact = robust_svm(X, y, [L @ L.T] * n, gamma=gamma, C=10.0)
+    return {"N": int(N), "max_violation": max(viol), "mean_violation": float(np.mean(viol)),
+            "objective_sampled": float(res.objective), "objective_socp": float(exact.objective)}
