@@ -14,3 +14,13 @@ __all__ = [
     "principal_rank_one", "qn_penalty", "rank_one_factor", "robust_bias", "rsvm",
     "rsvm_constraint_value", "rsvm_decision_function", "rsvm_objective",
 ]
+from .data import (
+    NOISES, SyntheticKernelData, make_mixture, make_synthetic_kernel_data, sample_kernels, sample_noise,
+    support_and_moments,
+)
+from .estimators import RSVMClassifier
+
+__all__ += [
+    "NOISES", "SyntheticKernelData", "make_mixture", "make_synthetic_kernel_data", "sample_kernels",
+    "sample_noise", "support_and_moments", "RSVMClassifier",
+]

@@ -12,6 +12,7 @@ maximisation after eliminating :math:`t`,
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -120,33 +121,57 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
 
 
 def _dfp_minimise(fun, x0, tol, max_iter):
-    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with Armijo backtracking.
+    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
 
     The inverse-Hessian approximation H is updated by the Davidon-Fletcher-Powell formula
-    H + ss'/(s'g) - Hgg'H/(g'Hg) when the curvature s'g is positive (else H is reset to I).
+    H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive,
+    else reset to the identity. DFP needs accurate line searches, hence Wolfe with c2 = 0.1
+    (Armijo backtracking as a fallback). Stops when the gradient's infinity norm is below ``tol``
+    times max(1, |L|) or a step no longer decreases L by a relative 1e-14.
     Returns (x, f, nit, converged).
     """
+    from scipy.optimize import line_search
+    from scipy.optimize._linesearch import LineSearchWarning
+
+    cache = {}
+
+    def f_only(z):
+        v, g_ = fun(z)
+        cache["last"] = (z.copy(), v, g_)
+        return v
+
+    def g_only(z):
+        last = cache.get("last")
+        if last is not None and np.array_equal(last[0], z):
+            return last[2]
+        return fun(z)[1]
+
     x = x0.copy()
     f, g = fun(x)
     n = x.size
     H = np.eye(n)
     for it in range(1, max_iter + 1):
-        if np.max(np.abs(g)) <= tol:
+        if np.max(np.abs(g)) <= tol * max(1.0, abs(f)):
             return x, f, it - 1, True
         d = -H @ g
         slope = float(g @ d)
         if slope >= 0:  # not a descent direction: restart with steepest descent
             H = np.eye(n)
             d, slope = -g, -float(g @ g)
-        step = 1.0
-        while True:
-            xn = x + step * d
-            fn, gn = fun(xn)
-            if fn <= f + 1e-4 * step * slope or step < 1e-16:
-                break
-            step *= 0.5
-        if step < 1e-16:
-            return x, f, it, np.max(np.abs(g)) <= 10 * tol
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LineSearchWarning)
+            step = line_search(f_only, g_only, x, d, gfk=g, old_fval=f, c1=1e-4, c2=0.1, maxiter=30)[0]
+        if step is None:
+            step = 1.0
+            while step > 1e-16:
+                fn_try = fun(x + step * d)[0]
+                if fn_try <= f + 1e-4 * step * slope:
+                    break
+                step *= 0.5
+            if step <= 1e-16:
+                return x, f, it, False
+        xn = x + step * d
+        fn, gn = fun(xn)
         s, q = xn - x, gn - g
         sq = float(s @ q)
         if sq > 1e-14 * np.linalg.norm(s) * np.linalg.norm(q):
@@ -154,8 +179,11 @@ def _dfp_minimise(fun, x0, tol, max_iter):
             H = H + np.outer(s, s) / sq - np.outer(Hq, Hq) / float(q @ Hq)
         else:
             H = np.eye(n)
+        done = f - fn <= 1e-14 * max(1.0, abs(f))
         x, f, g = xn, fn, gn
-    return x, f, max_iter, np.max(np.abs(g)) <= tol
+        if done:
+            return x, f, it, True
+    return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f))
 
 
 def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalties, tol, max_iter):
