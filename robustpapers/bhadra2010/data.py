@@ -12,9 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ..core import check_finite_array, linear_kernel
+
+
+
+def check_random_state(random_state):
+    """A numpy Generator from None, an int seed, a SeedSequence, a Generator or a RandomState."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**32 - 1))
+    return np.random.default_rng(random_state)
+
 
 __all__ = ["NOISES", "sample_noise", "sample_kernels", "make_mixture", "SyntheticKernelData",
            "make_synthetic_kernel_data", "support_and_moments"]
@@ -142,12 +152,16 @@ def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.
     return SyntheticKernelData(y=y, K=K, scale=scale_factor * np.abs(K) * U, noise=noise)
 
 
-def support_and_moments(K_samples):
+def support_and_moments(K_samples, K_bar=None):
     r"""Estimates of 003 §5.1 from sampled square kernels: mean :math:`\bar K`, support of :math:`Z=K-\bar K`
     (:math:`a=\min_s K^s-\bar K`, :math:`b=\max_s K^s-\bar K`) and standard deviation :math:`\sigma`.
 
     The samples of entries (i, j) and (j, i) are pooled, so that every estimate is symmetric and
     :math:`a \le 0 \le b` holds by construction (the mean lies between the minimum and the maximum).
+
+    If the true mean ``K_bar`` is given (003 §5.1: the kernel of the original points, of which the
+    samples are noisy versions), it is used as the centre instead of the sample mean; :math:`a` and
+    :math:`b` are then clipped at 0 so that zero mean stays possible.
 
     Returns a dict ``{"K_bar", "a", "b", "sigma"}``.
     """
@@ -155,8 +169,11 @@ def support_and_moments(K_samples):
     if Ks.shape[1] != Ks.shape[2]:
         raise ValueError(f"K_samples must hold square kernels, got shape {Ks.shape}")
     P = np.concatenate([Ks, np.swapaxes(Ks, 1, 2)], axis=0)
-    K_bar = P.mean(axis=0)
-    K_bar = (K_bar + K_bar.T) / 2
+    if K_bar is None:
+        K_bar = P.mean(axis=0)
+        K_bar = (K_bar + K_bar.T) / 2
+    else:
+        K_bar = check_finite_array(K_bar, "K_bar", ndim=2)
     a = np.minimum(P.min(axis=0) - K_bar, 0.0)
     b = np.maximum(P.max(axis=0) - K_bar, 0.0)
-    return {"K_bar": K_bar, "a": a, "b": b, "sigma": P.std(axis=0, ddof=1)}
+    return {"K_bar": K_bar, "a": a, "b": b, "sigma": np.sqrt(np.mean((P - K_bar[None]) ** 2, axis=0))}

@@ -15,8 +15,8 @@ import time
 import warnings
 
 import numpy as np
-from sklearn.utils import check_random_state
 
+from .data import check_random_state
 from ..core import (
     SolverResult, Trace, check_binary_labels, check_finite_array, check_kernel, check_positive,
     is_psd, project_svm_set, psd_clip, svm_dual, warn_not_converged,
