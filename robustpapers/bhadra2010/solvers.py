@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 METHODS = ("qp", "socp", "qn")
+_C2 = 0.1
 
 
 def _sqrt_term(beta, alpha):
@@ -72,8 +73,8 @@ def principal_rank_one(beta):
     return np.sqrt(max(w[-1], 0.0)) * np.abs(V[:, -1])
 
 
-def robust_bias(K_bar, y, alpha, sv_tol=1e-6):
-    r"""The bias rule of 003 §3 over all support vectors SV = {alpha_i > sv_tol * max(alpha)}.
+def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
+    r"""The bias rule of 003 §3 over all support vectors SV = {alpha_i > sv_tol * C}.
 
     .. math::
 
@@ -82,7 +83,7 @@ def robust_bias(K_bar, y, alpha, sv_tol=1e-6):
     alpha = np.asarray(alpha, float)
     if alpha.max(initial=0.0) <= 0:
         return 0.0
-    sv = alpha > sv_tol * alpha.max()
+    sv = alpha > sv_tol * C
     ya = (y * alpha)[sv]
     f = K_bar[np.ix_(sv, sv)] @ ya
     return float(np.mean(y[sv] - f))
@@ -160,7 +161,7 @@ def _dfp_minimise(fun, x0, tol, max_iter):
             d, slope = -g, -float(g @ g)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LineSearchWarning)
-            step = line_search(f_only, g_only, x, d, gfk=g, old_fval=f, c1=1e-4, c2=0.1, maxiter=30)[0]
+            step = line_search(f_only, g_only, x, d, gfk=g, old_fval=f, c1=1e-4, c2=_C2, maxiter=30)[0]
         if step is None:
             step = 1.0
             while step > 1e-16:
@@ -189,11 +190,15 @@ def _dfp_minimise(fun, x0, tol, max_iter):
 def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalties, tol, max_iter):
     alpha = alpha0
     nit, ok = 0, True
-    for P in penalties:
+    for i, P in enumerate(penalties):
+        last = i == len(penalties) - 1
+        # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
         alpha, _, k, conv = _dfp_minimise(
-            lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P), alpha, tol, max_iter)
+            lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P), alpha,
+            tol if last else max(tol, 1e-3), max_iter)
         nit += k
-        ok = ok and conv
+        if last:
+            ok = conv
     alpha = project_svm_set(alpha, y, C)
     return alpha, rsvm_objective(K_bar, y, beta, kappa, alpha), nit, ok
 
@@ -242,8 +247,8 @@ def _as_beta(beta, n):
     return (arr + arr.T) / 2, "matrix"
 
 
-def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e4,
-         tol=1e-7, max_iter=2000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-6,
+def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e3,
+         tol=1e-7, max_iter=2000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-4,
          callback=None, verbose=False):
     r"""Robust SVM for uncertain kernel entries (003 eq. 15 = 000 eq. 7).
 
@@ -265,7 +270,8 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       eigenvalues clipped), which is the paper's §5.1 approximation :math:`\sum_{\lambda_r>0}\lambda_r v_rv_r^\top`.
     * ``"qn"`` (eq. 17): the square-penalty function minimised by DFP quasi-Newton from ``n_starts``
       random starts (uniform in the box, projected on :math:`S_n`), with penalty continuation
-      :math:`P = 10^{-3}P,\dots,P` and a final exact projection onto :math:`S_n`; the best start is kept.
+      :math:`P_k = 10^{k}\,P\,\max(1, C\max_i\bar K_{ii})`, :math:`k=-3,\dots,0`, and a final exact projection
+      onto :math:`S_n` (:func:`robustpapers.core.project_svm_set`); the best start is kept.
       Works for any non-negative symmetric beta (the problem is then non-convex).
 
     Parameters
@@ -412,7 +418,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
             raise ValueError("bias='svm' is available only for method='qp'")
         b = float(svm_b)
     else:
-        b = robust_bias(K_bar, y, alpha, sv_tol=sv_tol)
+        b = robust_bias(K_bar, y, alpha, C, sv_tol=sv_tol)
     objective = rsvm_objective(K_bar, y, B, kappa, alpha)
     if method != "qn":
         trace.record(objective=objective)
