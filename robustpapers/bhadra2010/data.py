@@ -94,10 +94,10 @@ def sample_kernels(K_bar, scale, kind, n_samples, random_state=None, symmetric=F
     return K_bar[None] + scale[None] * Z
 
 
-def make_mixture(n_per_class, random_state=None, d=None, n_components=4):
+def make_mixture(n_per_class, random_state=None, d=None, n_components=4, d_max=100):
     r"""Two-class Gaussian mixture of 000 §7.1.1 (used for 003 §5.1).
 
-    :math:`d\sim U\{2..100\}` (unless given); ``n_components`` Gaussians with means
+    :math:`d\sim U\{2..d_{max}\}` (unless given; 000 uses :math:`d_{max}=100`); ``n_components`` Gaussians with means
     :math:`\mu_j\sim U(-5,5)` and diagonal covariances with entries :math:`\sim U(0,5)`; each centre is
     labelled :math:`\mathrm{sign}(w^\top\mu)` for a random unit :math:`w` (redrawn until both labels occur);
     ``n_per_class`` points are drawn from the positive and from the negative components.
@@ -108,7 +108,7 @@ def make_mixture(n_per_class, random_state=None, d=None, n_components=4):
     """
     rng = check_random_state(random_state)
     if d is None:
-        d = int(rng.integers(2, 101))
+        d = int(rng.integers(2, int(d_max) + 1))
     means = rng.uniform(-5, 5, (n_components, d))
     var = rng.uniform(0, 5, (n_components, d))
     for _ in range(1000):
@@ -138,14 +138,15 @@ class SyntheticKernelData:
     noise: str
 
 
-def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.25, random_state=None, d=None):
+def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.25, random_state=None, d=None,
+                               d_max=100):
     r"""003 §5.1 data: mixture points, linear kernel :math:`K`, scale :math:`l_{ij}=l_{ji}\sim U(0, f|K_{ij}|)`.
 
     The uncertainty description (:func:`support_and_moments`) is then estimated from kernels sampled by
     :func:`sample_kernels` with this ``scale`` and ``noise``.
     """
     rng = check_random_state(random_state)
-    X, y = make_mixture(n_per_class, rng, d=d)
+    X, y = make_mixture(n_per_class, rng, d=d, d_max=d_max)
     K = linear_kernel(X)
     U = rng.uniform(0, 1, K.shape)
     U = np.triu(U) + np.triu(U, 1).T
