@@ -96,15 +96,18 @@ def strip_volatile(nb_json):
         meta.pop(key, None)
     if params is not None:
         meta["robustpapers"] = {"parameters": params}
+    count = 0
     for i, cell in enumerate(nb_json.get("cells", [])):
         cell["id"] = f"cell-{i}"
         for key in VOLATILE_CELL:
             cell.get("metadata", {}).pop(key, None)
         if cell.get("cell_type") == "code":
-            cell["execution_count"] = None
+            # Sequential counts (nbval treats a cell without one as never run).
+            count += 1
+            cell["execution_count"] = count
             for out in cell.get("outputs", []):
                 if "execution_count" in out:
-                    out["execution_count"] = None
+                    out["execution_count"] = count
     return nb_json
 
 
