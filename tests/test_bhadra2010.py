@@ -263,3 +263,21 @@ def test_bad_beta_and_shapes():
         rsvm(K, y, 1.0, 0.1, -1.0)
     with pytest.raises(ValueError, match="eps"):
         RSVMClassifier(eps=0.6).fit(K, y)
+
+
+def test_qn_parallel_starts_match_serial():
+    K, y, rng = _problem(n=15, seed=10)
+    beta = np.abs(rng.normal(size=K.shape)) * 0.1; beta = beta + beta.T
+    seen = []
+    r1 = rsvm(K, y, 1.0, beta, 1.0, method="qn", n_starts=3, random_state=5, n_jobs=1,
+              callback=lambda k, obj: seen.append((k, obj)))
+    r2 = rsvm(K, y, 1.0, beta, 1.0, method="qn", n_starts=3, random_state=5, n_jobs=2)
+    assert np.allclose(r1.start_objectives, r2.start_objectives) and np.allclose(r1.alpha, r2.alpha)
+    assert [k for k, _ in seen] == [0, 1, 2] and np.allclose([o for _, o in seen], r1.start_objectives)
+
+
+def test_estimator_without_uncertainty_is_the_svm():
+    K, y, _ = _problem(n=20, seed=11)
+    clf = RSVMClassifier(C=1.0, method="qp").fit(K, y)
+    assert np.allclose(clf.alpha_, svm_dual(K, y, 1.0).alpha, atol=1e-8)
+    assert clf.predict(K).shape == (20,)

@@ -55,7 +55,7 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
     >>> import numpy as np
     >>> from robustpapers.bhadra2010 import RSVMClassifier
     >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([0, 0, 1, 1]); K = X @ X.T
-    >>> clf = RSVMClassifier(C=10.0, method="qp").fit(K, y, sigma=0.1 * np.ones((4, 4)))
+    >>> clf = RSVMClassifier(C=10.0, noise="gaussian", method="qp").fit(K, y, sigma=0.1 * np.ones((4, 4)))
     >>> clf.predict(K).tolist()
     [0, 0, 1, 1]
     """
