@@ -281,3 +281,22 @@ def test_estimator_without_uncertainty_is_the_svm():
     clf = RSVMClassifier(C=1.0, method="qp").fit(K, y)
     assert np.allclose(clf.alpha_, svm_dual(K, y, 1.0).alpha, atol=1e-8)
     assert clf.predict(K).shape == (20,)
+
+
+@pytest.mark.parametrize("kind", ["uniform", "beta0.5", "beta5"])
+def test_support_sampler_zero_mean_and_asymmetric_bound(kind):
+    from robustpapers.bhadra2010 import rsvm_constraint_value, sample_kernels_support
+    K, y, rng = _problem(n=20, seed=13)
+    a = -rng.uniform(0.02, 0.3, K.shape); a = (a + a.T) / 2
+    b = rng.uniform(0.02, 0.3, K.shape); b = (b + b.T) / 2      # asymmetric: mu != 0
+    Z = sample_kernels_support(np.zeros((3, 3)), a[:3, :3], b[:3, :3], kind, 20000, random_state=1)
+    assert np.all(Z >= a[:3, :3]) and np.all(Z <= b[:3, :3])
+    assert np.all(np.abs(Z.mean(axis=0)) < 5 * Z.std(axis=0) / np.sqrt(Z.shape[0]))
+    # Theorem 3 with gamma(mu), mu != 0: the chance constraint holds at any alpha
+    eps = 0.1
+    beta = beta_from_support(a, b)
+    res = rsvm(K, y, 1.0, beta, kappa_finite_support(eps), method="qn", n_starts=1, random_state=0)
+    t = rsvm_constraint_value(K, y, beta, kappa_finite_support(eps), res.alpha)
+    Ks = sample_kernels_support(K, a, b, kind, 2000, random_state=2)
+    ya = y * res.alpha
+    assert np.mean(np.einsum("i,sij,j->s", ya, Ks, ya) > t) <= eps

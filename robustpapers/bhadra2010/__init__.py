@@ -15,12 +15,12 @@ __all__ = [
     "rsvm_constraint_value", "rsvm_decision_function", "rsvm_objective",
 ]
 from .data import (
-    NOISES, SyntheticKernelData, make_mixture, make_synthetic_kernel_data, sample_kernels, sample_noise,
+    NOISES, SyntheticKernelData, make_mixture, make_synthetic_kernel_data, sample_kernels, sample_kernels_support, sample_noise,
     support_and_moments,
 )
 from .estimators import RSVMClassifier
 
 __all__ += [
-    "NOISES", "SyntheticKernelData", "make_mixture", "make_synthetic_kernel_data", "sample_kernels",
+    "NOISES", "SyntheticKernelData", "make_mixture", "make_synthetic_kernel_data", "sample_kernels", "sample_kernels_support",
     "sample_noise", "support_and_moments", "RSVMClassifier",
 ]

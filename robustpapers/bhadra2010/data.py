@@ -26,7 +26,7 @@ def check_random_state(random_state):
     return np.random.default_rng(random_state)
 
 
-__all__ = ["NOISES", "sample_noise", "sample_kernels", "make_mixture", "SyntheticKernelData",
+__all__ = ["NOISES", "sample_noise", "sample_kernels", "sample_kernels_support", "make_mixture", "SyntheticKernelData",
            "make_synthetic_kernel_data", "support_and_moments"]
 
 #: Noise families: standardised draws (Gaussian N(0,1); the others centred, on [-1/2, 1/2] before scaling).
@@ -92,6 +92,55 @@ def sample_kernels(K_bar, scale, kind, n_samples, random_state=None, symmetric=F
             raise ValueError("symmetric noise needs a square K_bar")
         Z = np.triu(Z) + np.swapaxes(np.triu(Z, 1), 1, 2)
     return K_bar[None] + scale[None] * Z
+
+
+#: Concentration p of the Beta(p, p) behind each bounded noise family.
+_BETA_P = {"uniform": 1.0, "beta0.5": 0.5, "beta5": 5.0}
+
+
+def sample_kernels_support(K_bar, a, b, kind, n_samples, random_state=None):
+    r"""Draw kernels :math:`K^s = \bar K + Z^s` with independent zero-mean :math:`Z^s_{ij} \in [a_{ij}, b_{ij}]`.
+
+    The bounded families of 003 §5.1 are Beta(p, p) laws (uniform: p = 1; ``"beta0.5"``, ``"beta5"``)
+    scaled into the support. For an asymmetric support a symmetric Beta would not have mean zero, so the
+    draw is :math:`Z = a + (b-a)B` with :math:`B \sim \mathrm{Beta}(2pm, 2p(1-m))`, :math:`m = -a/(b-a)`:
+    the same total concentration 2p, mean exactly zero, and Beta(p, p) when :math:`a = -b`.
+
+    Parameters
+    ----------
+    K_bar : array (m, n)
+    a, b : arrays broadcastable to (m, n) with a < 0 < b
+    kind : {"uniform", "beta0.5", "beta5"}
+    n_samples : int
+
+    Returns
+    -------
+    ndarray (n_samples, m, n)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Ks = sample_kernels_support(np.zeros((2, 2)), -0.1, 0.3, "beta5", 4, random_state=0)
+    >>> bool(Ks.min() >= -0.1 and Ks.max() <= 0.3)
+    True
+    """
+    K_bar = check_finite_array(K_bar, "K_bar", ndim=2)
+    a = np.broadcast_to(check_finite_array(a, "a"), K_bar.shape)
+    b = np.broadcast_to(check_finite_array(b, "b"), K_bar.shape)
+    if np.any(a >= b):
+        raise ValueError("the support must satisfy a < b entrywise (a >= b found)")
+    if np.any(a >= 0) or np.any(b <= 0):
+        raise ValueError("zero-mean noise with a non-degenerate law needs a < 0 < b entrywise")
+    if kind not in _BETA_P:
+        raise ValueError(f"kind must be one of {sorted(_BETA_P)} for bounded noise, got {kind!r}")
+    n_samples = int(n_samples)
+    if n_samples < 1:
+        raise ValueError(f"n_samples must be >= 1, got {n_samples}")
+    rng = check_random_state(random_state)
+    p = _BETA_P[kind]
+    m = -a / (b - a)
+    B = rng.beta(2 * p * m, 2 * p * (1 - m), size=(n_samples,) + K_bar.shape)
+    return K_bar[None] + a[None] + (b - a)[None] * B
 
 
 def make_mixture(n_per_class, random_state=None, d=None, n_components=4, d_max=100):

@@ -67,10 +67,10 @@ def _zmax(mu):
     return 8.0 + 4.0 * np.arctanh(np.minimum(np.abs(mu), 1 - 1e-15))
 
 
-def _gamma_sq_unique(mu, n_grid=257, n_refine=80, chunk=2048):
+def _gamma_sq_unique(mu, n_grid=161, n_refine=50, chunk=2048):
     """sup_z h(z; mu) for a 1-D array of distinct |mu| < 1: grid search, then golden section."""
     out = np.empty(mu.size)
-    t = np.geomspace(1e-4, 1.0, n_grid)
+    t = np.geomspace(1e-8, 1.0, n_grid)
     gr = (np.sqrt(5.0) - 1) / 2
     for start in range(0, mu.size, chunk):
         m = mu[start:start + chunk, None]
