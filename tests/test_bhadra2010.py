@@ -300,3 +300,15 @@ def test_support_sampler_zero_mean_and_asymmetric_bound(kind):
     Ks = sample_kernels_support(K, a, b, kind, 2000, random_state=2)
     ya = y * res.alpha
     assert np.mean(np.einsum("i,sij,j->s", ya, Ks, ya) > t) <= eps
+
+
+def test_psd_clip_of_beta_is_conservative():
+    # clipping negative eigenvalues adds a PSD matrix: the robustness term can only grow (for any alpha)
+    from robustpapers.core import psd_clip
+    K, y, rng = _problem(n=20, seed=14)
+    B = np.abs(rng.normal(size=K.shape)); B = B + B.T
+    B[np.diag_indices(20)] = 0.0
+    Bc = psd_clip(B)
+    for _ in range(20):
+        a = rng.uniform(0, 1, 20)
+        assert rsvm_objective(K, y, Bc, 1.3, a) <= rsvm_objective(K, y, B, 1.3, a) + 1e-12

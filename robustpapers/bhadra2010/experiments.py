@@ -17,7 +17,7 @@ from .solvers import rsvm, rsvm_constraint_value, rsvm_decision_function
 from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
-           "robustness_task", "bound_task", "table1_task", "kappa_finite_support_any"]
+           "robustness_task", "bound_task", "table1_task", "qn_starts_task", "kappa_finite_support_any"]
 
 #: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
 CLASSIFIERS = {
@@ -187,3 +187,20 @@ def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples,
                 for k, v in errors_on_samples(y[te], Kte, Kste, res.alpha, y[tr], res.b).items():
                     out[f"{k}|{name}|{C}|{eps}"] = v
     return out
+
+
+def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, seed):
+    """Spread of RSVM_QN's start objectives on the finite-support beta of one data set (003 §3, local optima).
+
+    Returns the per-start objectives of eq. (15) with the true beta (non-convex when beta is not PSD),
+    the smallest eigenvalue of beta relative to its largest, and the SOCP optimum on beta's PSD part.
+    """
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y, K = prep["y"], prep["K"]
+    beta_fs, _ = _betas(prep, np.arange(y.size), False)
+    kappa = kappa_finite_support_any(eps)
+    qn = rsvm(K, y, C, beta_fs, kappa, method="qn", n_starts=n_starts, random_state=derive_seed(seed, "qnst", dataset))
+    soc = rsvm(K, y, C, beta_fs, kappa, method="socp", beta_approx="psd")
+    w = np.linalg.eigvalsh(beta_fs)
+    return {"start_objectives": qn.start_objectives.tolist(), "qn_objective": qn.objective,
+            "socp_objective_psd_part": soc.objective, "beta_min_eig_rel": float(w[0] / w[-1])}

@@ -268,6 +268,8 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       :math:`\alpha_i^2\le v_i,\ \alpha\in S_n`, solved by cvxpy/Clarabel.
       ``beta_approx="psd"`` first replaces beta by its nearest PSD matrix in Frobenius norm (negative
       eigenvalues clipped), which is the paper's §5.1 approximation :math:`\sum_{\lambda_r>0}\lambda_r v_rv_r^\top`.
+      Clipping adds a PSD matrix to beta, so the robustness term can only grow: the clipped problem is a
+      convex, conservative restriction of eq. (15) (its solution still meets the chance constraint).
     * ``"qn"`` (eq. 17): the square-penalty function minimised by DFP quasi-Newton from ``n_starts``
       random starts (uniform in the box, projected on :math:`S_n`), with penalty continuation
       :math:`P_k = 10^{k}\,P\,\max(1, C\max_i\bar K_{ii})`, :math:`k=-3,\dots,0`, and a final exact projection
