@@ -292,43 +292,92 @@ def _check_structures(Xs, name, l):
 
 
 class _Engine:
-    """Per-structure features and the pair kernel for one parameter setting."""
+    """Per-structure features and the pair kernel for one parameter setting.
+
+    For ``method="fourier"`` the features are stored padded to the longest structure
+    (padded residues get zero substructure weight), so that one row ``i`` of the kernel
+    matrix against a contiguous range of structures ``j`` is a few large matrix products:
+    with :math:`A^{(j)} = K_{pds}` block and :math:`F^i_r`,
+
+    .. math:: K(P_i, P_j) = \sum_r w_r \langle A^{(j)\top} F^i_r A^{(j)}, F^j_r\rangle_F .
+    """
 
     def __init__(self, structures, l, sigma, sigma_norm, method, tol):
         self.l, self.sigma, self.sigma_norm, self.method = l, sigma, sigma_norm, method
         _, perm_idx = _pair_index(l)
+        self.n_perm = perm_idx.shape[0]
         self.feats = [_features(X, l, perm_idx) for X in structures]
         self.bound = 0.0
         if method == "fourier":
             dmax = max(float(f.D.max()) for f in self.feats)
             omega, w, self.bound = _fourier_plan(dmax, sigma_norm, tol)
-            self.w2 = np.concatenate([w, w[1:]])
-            self.F = [_fourier_features(f.D, omega) for f in self.feats]
+            w2 = np.concatenate([w, w[1:]])
+            N, m = len(self.feats), self.feats[0].sub.shape[1]
+            self.nmax = nmax = max(f.D.shape[0] for f in self.feats)
+            R = w2.size
+            self.SUBP = np.zeros((N, self.n_perm, nmax, m))
+            self.SQ = np.zeros((N, nmax))
+            self.MASK = np.zeros((N, nmax))
+            self.FW = np.zeros((N, nmax, R, nmax))  # FW[j, c, r, d] = w_r F^j_r[c, d]
+            self.F = []
+            for k, f in enumerate(self.feats):
+                n = f.D.shape[0]
+                self.SUBP[k, :, :n] = f.subperm.reshape(self.n_perm, n, m)
+                self.SQ[k, :n] = f.sq
+                self.MASK[k, :n] = 1.0
+                F = _fourier_features(f.D, omega)  # (R, n, n)
+                self.F.append(np.ascontiguousarray(F.transpose(1, 0, 2)).reshape(n, R * n))  # [b, (r, a)]
+                self.FW[k, :n, :, :n] = (F * w2[:, None, None]).transpose(1, 0, 2)
+            self.R = R
 
     def pair(self, i, j):
+        if self.method == "fourier":
+            return float(self.row(i, j, j + 1)[0])
         fi, fj = self.feats[i], self.feats[j]
-        A = _pds(fi, fj, self.sigma)
+        return _contract_exact(_pds(fi, fj, self.sigma), fi.D, fj.D, self.sigma_norm)
+
+    def row(self, i, j0, j1):
+        """K(P_i, P_j) for j in range(j0, j1)."""
         if self.method == "exact":
-            return _contract_exact(A, fi.D, fj.D, self.sigma_norm)
-        return _contract_fourier(A, self.F[i], self.F[j], self.w2)
+            return np.array([self.pair(i, j) for j in range(j0, j1)])
+        fi = self.feats[i]
+        ni, J, nmax, R = fi.sub.shape[0], j1 - j0, self.nmax, self.R
+        m = fi.sub.shape[1]
+        # A[a, j, c] = sum_pi exp(-||d_a - pi d_c||^2 / sigma^2), padded c masked
+        S = fi.sub @ self.SUBP[j0:j1].reshape(-1, m).T  # (ni, J * p * nmax)
+        S = S.reshape(ni, J, self.n_perm, nmax)
+        S *= -2.0
+        S += fi.sq[:, None, None, None]
+        S += self.SQ[None, j0:j1, None, :]
+        np.maximum(S, 0.0, out=S)
+        S *= -1.0 / self.sigma ** 2
+        np.exp(S, out=S)
+        A = S.sum(axis=2)  # (ni, J, nmax)
+        A *= self.MASK[None, j0:j1]
+        At = np.ascontiguousarray(A.transpose(1, 0, 2))  # (J, ni, nmax)
+        # V[j, c, (r, a)] = sum_b A[b, j, c] F^i_r[b, a]
+        V = A.transpose(1, 2, 0).reshape(J * nmax, ni) @ self.F[i]
+        # T[j, c, r, d] = sum_a V[j, c, r, a] A[j, a, d] = (A_j^T F^i_r A_j)[c, d]
+        T = np.matmul(V.reshape(J, nmax * R, ni), At)
+        return np.einsum("jx,jx->j", T.reshape(J, -1), self.FW[j0:j1].reshape(J, -1))
 
 
-def _block(engine, pairs):
-    return np.array([engine.pair(i, j) for i, j in pairs], dtype=float)
+def _rows(engine, tasks):
+    return [engine.row(i, j0, j1) for i, j0, j1 in tasks]
 
 
-def _run_pairs(engine, pairs, n_jobs):
-    if n_jobs == 1 or len(pairs) < 2:
-        return _block(engine, pairs)
+def _run_rows(engine, tasks, n_jobs):
+    if n_jobs == 1 or len(tasks) < 2:
+        return _rows(engine, tasks)
     from joblib import Parallel, delayed
 
-    n_chunks = min(len(pairs), 4 * (n_jobs if n_jobs > 0 else 8))
-    chunks = [pairs[k::n_chunks] for k in range(n_chunks)]
-    outs = Parallel(n_jobs=n_jobs)(delayed(_block)(engine, c) for c in chunks)
-    vals = np.empty(len(pairs))
+    n_chunks = min(len(tasks), 4 * (n_jobs if n_jobs > 0 else 8))
+    chunks = [tasks[k::n_chunks] for k in range(n_chunks)]
+    outs = Parallel(n_jobs=n_jobs)(delayed(_rows)(engine, c) for c in chunks)
+    res = [None] * len(tasks)
     for k, o in enumerate(outs):
-        vals[k::n_chunks] = o
-    return vals
+        res[k::n_chunks] = o
+    return res
 
 
 def _check_params(l, sigma, sigma_norm, method, tol, n_jobs):
@@ -345,7 +394,7 @@ def _check_params(l, sigma, sigma_norm, method, tol, n_jobs):
 
 
 def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=2.0, sigma_norm=None, normalize=True,
-                               method="fourier", tol=1e-12, n_jobs=1):
+                               method="fourier", tol=1e-10, n_jobs=1):
     r"""Kernel matrix of the weighted pairwise-distance substructure kernel (000 App. C).
 
     .. math::
@@ -399,24 +448,23 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=2.0, sigma_norm=None, no
     allS = Xs if sym else Xs + Ys
     eng = _Engine(allS, l, sigma, sigma_norm, method, tol)
     nx, ny = len(Xs), len(Ys)
-    off = 0 if sym else nx
     if sym:
-        pairs = [(i, j) for i in range(nx) for j in range(i, nx)]
+        tasks = [(i, i, nx) for i in range(nx)]
     else:
-        pairs = [(i, off + j) for i in range(nx) for j in range(ny)]
+        tasks = [(i, nx, nx + ny) for i in range(nx)]
         if normalize:
-            pairs += [(i, i) for i in range(len(allS))]
-    vals = _run_pairs(eng, pairs, n_jobs)
+            tasks += [(k, k, k + 1) for k in range(nx + ny)]
+    rows = _run_rows(eng, tasks, n_jobs)
     K = np.empty((nx, ny))
     if sym:
-        iu = np.triu_indices(nx)
-        K[iu] = vals
-        K.T[iu] = vals
+        for i in range(nx):
+            K[i, i:] = rows[i]
+            K[i:, i] = rows[i]
         diag_x = diag_y = np.diag(K).copy()
     else:
-        K[:] = vals[: nx * ny].reshape(nx, ny)
-        selfs = vals[nx * ny:] if normalize else None
+        K[:] = np.stack(rows[:nx])
         if normalize:
+            selfs = np.array([r[0] for r in rows[nx:]])
             diag_x, diag_y = selfs[:nx], selfs[nx:]
     if normalize:
         K = K / np.sqrt(np.outer(diag_x, diag_y))
@@ -426,7 +474,7 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=2.0, sigma_norm=None, no
 
 
 def substructure_kernel(P, Q, *, l=4, sigma=2.0, sigma_norm=None, normalize=False,
-                        method="fourier", tol=1e-12):
+                        method="fourier", tol=1e-10):
     r"""The substructure kernel :math:`K(P, Q)` between two C-alpha traces (000 App. C).
 
     .. math::
