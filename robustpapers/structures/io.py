@@ -98,7 +98,29 @@ def read_structure(path, chain=None, model=0, atom="CA"):
     if not xyz:
         raise ValueError(f"no {atom!r} atoms found in {path!r}")
     r = float(st.resolution)
+    if not (r > 0 and math.isfinite(r)) and st.input_format == gemmi.CoorFormat.Mmcif:
+        r = _cif_resolution(gemmi, path)
     return np.array(xyz, dtype=float), (r if r > 0 and math.isfinite(r) else float("nan"))
+
+
+_CIF_RESOLUTION_TAGS = ("_refine.ls_d_res_high", "_reflns.d_resolution_high", "_em_3d_reconstruction.resolution")
+
+
+def _cif_resolution(gemmi, path):
+    """The first numeric resolution tag of an mmCIF file (gemmi fills ``Structure.resolution``
+    from ``_refine`` only when the refinement category is complete)."""
+    try:
+        block = gemmi.cif.read(path).sole_block()
+    except (RuntimeError, ValueError):
+        return float("nan")
+    for tag in _CIF_RESOLUTION_TAGS:
+        value = block.find_value(tag)
+        if value not in (None, "?", "."):
+            try:
+                return float(value)
+            except ValueError:
+                continue
+    return float("nan")
 
 
 def read_structures(paths, chain=None, model=0, atom="CA"):

@@ -111,7 +111,8 @@ def substructures(X, l):
     r"""Substructure descriptors :math:`d_{i_a}` of every residue (000 App. C).
 
     The substructure of residue :math:`a` is residue :math:`a` and its :math:`l-1`
-    spatially nearest residues; its descriptor is the vector of the
+    spatially nearest residues (ties within 1e-6 Angstrom broken by the lower residue
+    index); its descriptor is the vector of the
     :math:`m = l(l-1)/2` pairwise distances among them (pairs in lexicographic order of
     the residues sorted by distance to :math:`a`; the order is immaterial to the kernel,
     which sums over all permutations).
@@ -144,8 +145,11 @@ def substructures(X, l):
 
 def _substructures_from_D(D, l):
     n = D.shape[0]
-    # residue a first (distance 0), then its l-1 nearest others; stable sort for ties
-    key = D + np.where(np.eye(n, dtype=bool), -1.0, 0.0)
+    # residue a first, then its l-1 nearest others; distances equal to 1e-6 A count as ties,
+    # broken by the lower residue index (so that rigid motions, which move distances by
+    # rounding errors only, do not change the substructures of chains with exact 3.8 A steps)
+    key = np.round(D, 6)
+    np.fill_diagonal(key, -1.0)
     nbr = np.argsort(key, axis=1, kind="stable")[:, :l]  # (n, l)
     pairs, _ = _pair_index(l)
     u, v = nbr[:, pairs[:, 0]], nbr[:, pairs[:, 1]]  # (n, m)
@@ -292,7 +296,7 @@ def _check_structures(Xs, name, l):
 
 
 class _Engine:
-    """Per-structure features and the pair kernel for one parameter setting.
+    r"""Per-structure features and the pair kernel for one parameter setting.
 
     For ``method="fourier"`` the features are stored padded to the longest structure
     (padded residues get zero substructure weight), so that one row ``i`` of the kernel
