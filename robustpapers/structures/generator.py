@@ -164,7 +164,7 @@ def _check_int(value, name, low):
 
 
 def make_structure_families(n_families=15, n_members=10, length=16, *, n_groups=4,
-                            family_divergence=0.5, deformation_range=(4.0, 16.0),
+                            family_divergence=0.5, deformation_range=(2.0, 12.0),
                             indel_rate=1.0, coord_noise=0.2, resolution_range=(1.5, 3.0),
                             random_state=None):
     r"""Generate ``n_families`` families of ``n_members`` C-alpha traces (000 §7.1.2 analog).
