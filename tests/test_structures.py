@@ -120,7 +120,7 @@ def test_fourier_within_its_error_bound(rng):
     for tol in (1e-4, 1e-8, 1e-12):
         eng = _Engine([P, Q], 3, 2.0, 2.0, "fourier", tol)
         A = _pds(eng.feats[0], eng.feats[1], 2.0)
-        exact = substructure_kernel(P, Q, l=3, method="exact")
+        exact = substructure_kernel(P, Q, l=3, sigma=2.0, method="exact")
         assert eng.bound <= tol
         assert abs(eng.pair(0, 1) - exact) <= eng.bound * A.sum() ** 2 + 1e-12 * exact
 

@@ -319,15 +319,19 @@ class _Engine:
             N, m = len(self.feats), self.feats[0].sub.shape[1]
             self.nmax = nmax = max(f.D.shape[0] for f in self.feats)
             R = w2.size
-            self.SUBP = np.zeros((N, self.n_perm, nmax, m))
-            self.SQ = np.zeros((N, nmax))
+            # exponent of K_pds in one product: [d_a, |d_a|^2, 1] . [2 pi(d_c), -1, -|d_c|^2] / sigma^2
+            #   = -||d_a - pi(d_c)||^2 / sigma^2 (permutations keep norms); padded rows give 0
+            s2 = sigma ** 2
+            self.LEFT = [np.hstack([f.sub, f.sq[:, None], np.ones((f.sub.shape[0], 1))]) for f in self.feats]
+            self.SUBP = np.zeros((N, self.n_perm, nmax, m + 2))
             self.MASK = np.zeros((N, nmax))
             self.FW = np.zeros((N, nmax, R, nmax))  # FW[j, c, r, d] = w_r F^j_r[c, d]
             self.F = []
             for k, f in enumerate(self.feats):
                 n = f.D.shape[0]
-                self.SUBP[k, :, :n] = f.subperm.reshape(self.n_perm, n, m)
-                self.SQ[k, :n] = f.sq
+                self.SUBP[k, :, :n, :m] = 2.0 / s2 * f.subperm.reshape(self.n_perm, n, m)
+                self.SUBP[k, :, :n, m] = -1.0 / s2
+                self.SUBP[k, :, :n, m + 1] = -f.sq / s2
                 self.MASK[k, :n] = 1.0
                 F = _fourier_features(f.D, omega)  # (R, n, n)
                 self.F.append(np.ascontiguousarray(F.transpose(1, 0, 2)).reshape(n, R * n))  # [b, (r, a)]
@@ -340,23 +344,26 @@ class _Engine:
         fi, fj = self.feats[i], self.feats[j]
         return _contract_exact(_pds(fi, fj, self.sigma), fi.D, fj.D, self.sigma_norm)
 
+    #: target number of doubles of the largest temporary of one block (keeps it in cache)
+    block_elems = 1 << 17
+
     def row(self, i, j0, j1):
-        """K(P_i, P_j) for j in range(j0, j1)."""
+        """K(P_i, P_j) for j in range(j0, j1), in cache-sized blocks of j."""
         if self.method == "exact":
             return np.array([self.pair(i, j) for j in range(j0, j1)])
+        ni = self.feats[i].sub.shape[0]
+        step = max(1, self.block_elems // (self.nmax * self.R * ni))
+        return np.concatenate([self._row_block(i, a, min(j1, a + step)) for a in range(j0, j1, step)])
+
+    def _row_block(self, i, j0, j1):
         fi = self.feats[i]
         ni, J, nmax, R = fi.sub.shape[0], j1 - j0, self.nmax, self.R
         m = fi.sub.shape[1]
         # A[a, j, c] = sum_pi exp(-||d_a - pi d_c||^2 / sigma^2), padded c masked
-        S = fi.sub @ self.SUBP[j0:j1].reshape(-1, m).T  # (ni, J * p * nmax)
-        S = S.reshape(ni, J, self.n_perm, nmax)
-        S *= -2.0
-        S += fi.sq[:, None, None, None]
-        S += self.SQ[None, j0:j1, None, :]
-        np.maximum(S, 0.0, out=S)
-        S *= -1.0 / self.sigma ** 2
+        S = self.LEFT[i] @ self.SUBP[j0:j1].reshape(-1, m + 2).T  # (ni, J * p * nmax) exponents
+        np.minimum(S, 0.0, out=S)  # rounding
         np.exp(S, out=S)
-        A = S.sum(axis=2)  # (ni, J, nmax)
+        A = S.reshape(ni, J, self.n_perm, nmax).sum(axis=2)  # (ni, J, nmax)
         A *= self.MASK[None, j0:j1]
         At = np.ascontiguousarray(A.transpose(1, 0, 2))  # (J, ni, nmax)
         # V[j, c, (r, a)] = sum_b A[b, j, c] F^i_r[b, a]
