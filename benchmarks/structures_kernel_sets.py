@@ -48,7 +48,7 @@ def main(argv=None):
     ap.add_argument("--n-members", type=int, default=10)
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--l", type=int, default=4)
-    ap.add_argument("--sigma", type=float, default=3.0)
+    ap.add_argument("--sigma", type=float, default=4.0)
     ap.add_argument("--paper-length", type=int, default=150, help="typical SCOP domain length for the projection")
     ap.add_argument("--out", default="results/structures/benchmarks/kernel_sets.json")
     args = ap.parse_args(argv)

@@ -189,7 +189,7 @@ def _pds(fi, fj, sigma):
     return S.sum(axis=1)
 
 
-def pds_matrix(P, Q, l=4, sigma=3.0):
+def pds_matrix(P, Q, l=4, sigma=4.0):
     r"""Matrix :math:`A_{ac} = K_{pds}(N_{P_a}, N_{Q_c})` of substructure kernels (000 App. C).
 
     .. math::
@@ -404,7 +404,7 @@ def _check_params(l, sigma, sigma_norm, method, tol, n_jobs):
     return l, sigma, sigma_norm, method, tol, int(n_jobs)
 
 
-def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=3.0, sigma_norm=None, normalize=True,
+def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, normalize=True,
                                method="fourier", tol=1e-10, n_jobs=1):
     r"""Kernel matrix of the weighted pairwise-distance substructure kernel (000 App. C).
 
@@ -484,7 +484,7 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=3.0, sigma_norm=None, no
     return K
 
 
-def substructure_kernel(P, Q, *, l=4, sigma=3.0, sigma_norm=None, normalize=False,
+def substructure_kernel(P, Q, *, l=4, sigma=4.0, sigma_norm=None, normalize=False,
                         method="fourier", tol=1e-10):
     r"""The substructure kernel :math:`K(P, Q)` between two C-alpha traces (000 App. C).
 

@@ -127,7 +127,7 @@ class KernelSet:
     draws: list | None = None
 
 
-def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=3.0, sigma_norm=None, normalize=True,
+def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=None, normalize=True,
                      method="fourier", tol=1e-10, random_state=None, n_jobs=1, keep_draws=False):
     r"""Build :math:`\mathbf K_1..\mathbf K_L`, :math:`\overline{\mathbf K}`, :math:`a`, :math:`b` and the nominal kernel.
 
@@ -178,7 +178,7 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=3.0, sigma_norm=No
                      b=K_draws.max(axis=0), draws=draws if keep_draws else None)
 
 
-def multi_instance_kernel(bags, *, l=4, sigma=3.0, sigma_norm=None, normalize=True, method="fourier",
+def multi_instance_kernel(bags, *, l=4, sigma=4.0, sigma_norm=None, normalize=True, method="fourier",
                           tol=1e-10, n_jobs=1, return_support=False):
     r"""Normalised multi-instance set kernel over perturbed copies (Gärtner et al. 2002; 003 §5.2).
 
