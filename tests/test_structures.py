@@ -143,6 +143,14 @@ def test_kernel_matrix_parallel_equals_serial(small):  # joblib start-up dominat
     np.testing.assert_allclose(K1, K2, rtol=1e-13)
 
 
+def test_low_memory_path_equals_stored_features(small, monkeypatch):
+    from robustpapers.structures.kernel import _Engine
+
+    K = substructure_kernel_matrix(small.coords, l=3, normalize=False)
+    monkeypatch.setattr(_Engine, "max_bytes", 0)  # forces per-pair features (long real structures)
+    np.testing.assert_allclose(substructure_kernel_matrix(small.coords, l=3, normalize=False), K, rtol=1e-12)
+
+
 def test_kernel_matrix_is_psd():
     data = make_structure_families(n_families=4, n_members=5, length=12, random_state=1)
     for method in ("fourier", "exact"):

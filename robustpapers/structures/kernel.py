@@ -312,6 +312,7 @@ class _Engine:
         self.n_perm = perm_idx.shape[0]
         self.feats = [_features(X, l, perm_idx) for X in structures]
         self.bound = 0.0
+        self.lazy = False
         if method == "fourier":
             dmax = max(float(f.D.max()) for f in self.feats)
             omega, w, self.bound = _fourier_plan(dmax, sigma_norm, tol)
@@ -319,6 +320,11 @@ class _Engine:
             N, m = len(self.feats), self.feats[0].sub.shape[1]
             self.nmax = nmax = max(f.D.shape[0] for f in self.feats)
             R = w2.size
+            self.R, self.omega, self.w2 = R, omega, w2
+            # long structures: the stored features would not fit; compute them per pair instead
+            self.lazy = 16.0 * N * nmax * nmax * R > self.max_bytes
+            if self.lazy:
+                return
             # exponent of K_pds in one product: [d_a, |d_a|^2, 1] . [2 pi(d_c), -1, -|d_c|^2] / sigma^2
             #   = -||d_a - pi(d_c)||^2 / sigma^2 (permutations keep norms); padded rows give 0
             s2 = sigma ** 2
@@ -336,7 +342,6 @@ class _Engine:
                 F = _fourier_features(f.D, omega)  # (R, n, n)
                 self.F.append(np.ascontiguousarray(F.transpose(1, 0, 2)).reshape(n, R * n))  # [b, (r, a)]
                 self.FW[k, :n, :, :n] = (F * w2[:, None, None]).transpose(1, 0, 2)
-            self.R = R
 
     def pair(self, i, j):
         if self.method == "fourier":
@@ -347,10 +352,21 @@ class _Engine:
     #: target number of doubles of the largest temporary of one block (keeps it in cache)
     block_elems = 1 << 17
 
+    #: largest memory (bytes) for the stored, padded Fourier features
+    max_bytes = 1 << 30
+
     def row(self, i, j0, j1):
         """K(P_i, P_j) for j in range(j0, j1), in cache-sized blocks of j."""
         if self.method == "exact":
             return np.array([self.pair(i, j) for j in range(j0, j1)])
+        if self.lazy:
+            fi = self.feats[i]
+            Fi = _fourier_features(fi.D, self.omega)
+            out = np.empty(j1 - j0)
+            for k, j in enumerate(range(j0, j1)):
+                Fj = Fi if j == i else _fourier_features(self.feats[j].D, self.omega)
+                out[k] = _contract_fourier(_pds(fi, self.feats[j], self.sigma), Fi, Fj, self.w2)
+            return out
         ni = self.feats[i].sub.shape[0]
         step = max(1, self.block_elems // (self.nmax * self.R * ni))
         return np.concatenate([self._row_block(i, a, min(j1, a + step)) for a in range(j0, j1, step)])
