@@ -124,6 +124,24 @@ def _cif_resolution(gemmi, path):
 
 
 def read_structures(paths, chain=None, model=0, atom="CA"):
-    """Read several files with :func:`read_structure`: (list of coordinate arrays, array of resolutions)."""
+    r"""Read several files with :func:`read_structure` (000 §7.7's :math:`\{(P_i, r_i)\}`).
+
+    Returns
+    -------
+    coords : list of arrays (s_i, 3)
+    resolutions : array (n,)
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> line = "ATOM      1  CA  GLY A   1       0.000   0.000   0.000  1.00  0.00           C\n"
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     paths = [os.path.join(d, f"{k}.pdb") for k in range(2)]
+    ...     for p in paths:
+    ...         _ = open(p, "w").write("REMARK   2 RESOLUTION.    2.50 ANGSTROMS.\n" + line + "END\n")
+    ...     coords, res = read_structures(paths)
+    >>> len(coords), res.tolist()
+    (2, [2.5, 2.5])
+    """
     out = [read_structure(p, chain=chain, model=model, atom=atom) for p in paths]
     return [c for c, _ in out], np.array([r for _, r in out])

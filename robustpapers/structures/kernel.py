@@ -72,6 +72,14 @@ def check_structure(X, name="X", l=None):
     ValueError
         If ``X`` is not numeric, not of shape ``(n, 3)``, contains NaN/inf, or has
         fewer residues than ``l``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_structure(np.zeros((2, 3)), l=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: X has 2 residues, fewer than the substructure size l=3
     """
     X = check_finite_array(X, name=name, ndim=2)
     if X.shape[1] != 3:

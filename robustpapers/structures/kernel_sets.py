@@ -31,7 +31,13 @@ def _rng(random_state):
 
 
 def check_resolutions(r, n, name="resolutions"):
-    """Validate resolutions: ``n`` finite values >= 0 (a scalar is broadcast)."""
+    """Validate resolutions: ``n`` finite values >= 0 (a scalar is broadcast).
+
+    Examples
+    --------
+    >>> check_resolutions(2.0, 3)
+    array([2., 2., 2.])
+    """
     r = check_finite_array(r, name=name)
     if r.ndim == 0:
         r = np.full(n, float(r))
@@ -203,6 +209,11 @@ def multi_instance_kernel(bags, *, l=4, sigma=4.0, sigma_norm=None, normalize=Tr
     -------
     K_multi : array (n, n)
         (with ``a, b`` if ``return_support``)
+
+    Notes
+    -----
+    The base kernel is evaluated between all :math:`(\sum_i |Q_i|)^2/2` pairs of copies and
+    held in memory: :math:`L^2` times the cost of one kernel matrix.
 
     Examples
     --------
