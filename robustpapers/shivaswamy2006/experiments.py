@@ -9,7 +9,8 @@ from .errors import classification_errors, regression_errors
 from .estimators import RobustMissingSVC, RobustMissingSVR
 from .missing import delete_entries
 
-__all__ = ["uci_missing_task", "regression_missing_task", "TOY_W", "TOY_B", "TOY_SIGMA", "toy_regression_data"]
+__all__ = ["uci_missing_task", "regression_missing_task", "ball_shell_task", "ball_shell_data", "constraint_sampling_task",
+           "TOY_W", "TOY_B", "TOY_SIGMA", "toy_regression_data"]
 
 #: The regression toy of 004 section 8.2: y = <w, x> + b with x ~ N(0, Sigma) (Sigma as printed).
 TOY_W = [1.0, 2.0, 3.0, 4.0, 5.0]
@@ -182,3 +183,4 @@ def constraint_sampling_task(epsilon, beta, n=8, d=2, gamma=1.0, n_fresh=20000, 
     exact = robust_svm(X, y, [L @ L.T] * n, gamma=gamma, C=10.0)
     return {"N": int(N), "max_violation": max(viol), "mean_violation": float(np.mean(viol)),
             "objective_sampled": float(res.objective), "objective_socp": float(exact.objective)}
+
