@@ -4,12 +4,14 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from robustpapers.shivaswamy2006 import (
-    KernelRobustMissingSVC, RobustMissingSVC, RobustMissingSVR, delete_entries, robust_svm,
+    KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingSVC, RobustMissingSVR, delete_entries, robust_svm,
 )
 
 
 @parametrize_with_checks([RobustMissingSVC(), RobustMissingSVR(), RobustMissingSVR(formulation="sr"),
-                          KernelRobustMissingSVC(), KernelRobustMissingSVC(covariance="knn", C=10.0)])
+                          KernelRobustMissingSVC(), KernelRobustMissingSVC(covariance="knn", C=10.0),
+                          KernelRobustMissingSVR(W=100.0, kernel_gamma=0.5),
+                          KernelRobustMissingSVR("sr", W=100.0, kernel_gamma=0.5)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 
@@ -79,3 +81,21 @@ def test_regressor_formulations_and_errors():
         RobustMissingSVR().fit(bad, y)
     with pytest.raises(ValueError, match="every feature missing"):
         RobustMissingSVC().fit(bad, (y > 0.5).astype(int))
+
+
+def test_kernel_estimators_spherical_uncertainty():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((50, 3))
+    y = X[:, 0] ** 2 - X[:, 1]
+    Xm = delete_entries(X, 0.4, 1 / 3, random_state=4)
+    inc = np.isnan(Xm).any(1)
+    reg = KernelRobustMissingSVR("ctm", eta=0.5, W=50.0, kernel_gamma=0.5, sigma=0.3).fit(Xm, y)
+    # spherical Sigma^k = sigma^2 I: every incomplete pattern's theta is sigma ||alpha|| / sqrt(eta)
+    np.testing.assert_allclose(reg.result_.theta[inc], 0.3 * np.linalg.norm(reg.alpha_) / np.sqrt(0.5), rtol=1e-4)
+    assert np.all(reg.result_.theta[~inc] == 0)
+    # the kernelised classifier at gamma = 0 is the SVM on the kernel features of the imputation
+    yc = (np.linalg.norm(X, axis=1) > 1.5).astype(int)
+    clf = KernelRobustMissingSVC(gamma=0.0, C=5.0, kernel_gamma=0.5).fit(Xm, yc)
+    ref = robust_svm(clf.K_fit_, np.where(yc == 1, 1.0, -1.0), None, gamma=0.0, C=5.0)
+    np.testing.assert_allclose(clf.alpha_, ref.w, atol=1e-5)
+    assert clf.score(X, yc) > 0.8

@@ -15,9 +15,11 @@ __all__ = [
     "check_missing_array", "class_moments", "conditional_moments", "delete_entries", "em_gaussian",
     "impute_by_fit", "robust_svr_ctm", "robust_svr_sr",
 ]
-from .estimators import KernelRobustMissingSVC, RobustMissingSVC, RobustMissingSVR  # noqa: E402
+from .estimators import (  # noqa: E402
+    KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingSVC, RobustMissingSVR,
+)
 
-__all__ += ["KernelRobustMissingSVC", "RobustMissingSVC", "RobustMissingSVR"]
+__all__ += ["KernelRobustMissingSVC", "KernelRobustMissingSVR", "RobustMissingSVC", "RobustMissingSVR"]
 from .extensions import calafiore_campi_n, robust_multiclass_svm, sample_ellipsoid, vertex_svm  # noqa: E402
 
 __all__ += ["calafiore_campi_n", "robust_multiclass_svm", "sample_ellipsoid", "vertex_svm"]
