@@ -15,7 +15,6 @@ import argparse
 import json
 import platform
 import time
-from pathlib import Path
 
 import numpy as np
 

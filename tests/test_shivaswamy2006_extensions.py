@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from robustpapers.shivaswamy2006 import (
-    calafiore_campi_n, robust_multiclass_svm, robust_svm, sample_ellipsoid, vertex_svm, worst_case_points,
+    calafiore_campi_n, robust_multiclass_svm, robust_svm, sample_ellipsoid, vertex_svm,
 )
 
 

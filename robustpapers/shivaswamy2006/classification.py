@@ -4,8 +4,6 @@ Shivaswamy, Bhattacharyya and Smola (2006), sections 2-3 and 6.1.
 """
 from __future__ import annotations
 
-import numbers
-
 import cvxpy as cp
 import numpy as np
 from scipy import sparse, stats
@@ -281,7 +279,3 @@ def worst_case_points(w, X, y, Sigmas=None, gamma=0.0, *, factors=None):
         if s > 0:
             out[i] -= y[i] * g[i] * (L @ v) / s
     return out
-
-
-def _is_real(x):
-    return isinstance(x, numbers.Real) and not isinstance(x, bool)
