@@ -4,14 +4,16 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from robustpapers.shivaswamy2006 import (
-    KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingSVC, RobustMissingSVR, delete_entries, robust_svm,
+    KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingMulticlassSVC, RobustMissingSVC, RobustMissingSVR,
+    delete_entries, impute_by_fit, robust_svm,
 )
 
 
 @parametrize_with_checks([RobustMissingSVC(), RobustMissingSVR(), RobustMissingSVR(formulation="sr"),
                           KernelRobustMissingSVC(), KernelRobustMissingSVC(covariance="knn", C=10.0),
                           KernelRobustMissingSVR(W=100.0, kernel_gamma=0.5),
-                          KernelRobustMissingSVR("sr", W=100.0, kernel_gamma=0.5)])
+                          KernelRobustMissingSVR("sr", W=100.0, kernel_gamma=0.5),
+                          RobustMissingMulticlassSVC()])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 
@@ -99,3 +101,14 @@ def test_kernel_estimators_spherical_uncertainty():
     ref = robust_svm(clf.K_fit_, np.where(yc == 1, 1.0, -1.0), None, gamma=0.0, C=5.0)
     np.testing.assert_allclose(clf.alpha_, ref.w, atol=1e-5)
     assert clf.score(X, yc) > 0.8
+
+
+def test_multiclass_prediction_rule_reduces_to_section_6_1():
+    Xm, y, X = _missing_data(5)
+    mc = RobustMissingMulticlassSVC(gamma=1.0, C=1.0).fit(Xm, y)
+    w = mc.coef_[1] - mc.coef_[0]
+    b = mc.intercept_[1] - mc.intercept_[0]
+    moments = {-1.0: (mc.means_[0], mc.covariances_[0]), 1.0: (mc.means_[1], mc.covariances_[1])}
+    Xb, _, _ = impute_by_fit(w, b, Xm, moments)
+    np.testing.assert_array_equal(mc.predict(Xm), np.where(Xb @ w + b > 0, 1, 0))
+    assert mc.score(Xm, y) > 0.8

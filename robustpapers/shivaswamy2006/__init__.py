@@ -16,10 +16,11 @@ __all__ = [
     "impute_by_fit", "robust_svr_ctm", "robust_svr_sr",
 ]
 from .estimators import (  # noqa: E402
-    KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingSVC, RobustMissingSVR,
+    KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingMulticlassSVC, RobustMissingSVC, RobustMissingSVR,
 )
 
-__all__ += ["KernelRobustMissingSVC", "KernelRobustMissingSVR", "RobustMissingSVC", "RobustMissingSVR"]
+__all__ += ["KernelRobustMissingSVC", "KernelRobustMissingSVR", "RobustMissingMulticlassSVC", "RobustMissingSVC",
+            "RobustMissingSVR"]
 from .extensions import calafiore_campi_n, robust_multiclass_svm, sample_ellipsoid, vertex_svm  # noqa: E402
 
 __all__ += ["calafiore_campi_n", "robust_multiclass_svm", "sample_ellipsoid", "vertex_svm"]
