@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..core import check_nonnegative, check_positive
+from ..core import check_nonnegative
 
 __all__ = ["StructureDataset", "make_structure_families", "trace_from_angles", "random_rotation",
            "BOND_LENGTH", "SEGMENT_GEOMETRY"]
