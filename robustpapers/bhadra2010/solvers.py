@@ -29,6 +29,7 @@ __all__ = [
 
 METHODS = ("qp", "socp", "qn")
 _C2 = 0.1
+_WARM_H = True
 
 
 def _sqrt_term(beta, alpha):
@@ -121,15 +122,16 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
     return float(val), grad
 
 
-def _dfp_minimise(fun, x0, tol, max_iter):
+def _dfp_minimise(fun, x0, tol, max_iter, H0=None):
     """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
 
-    The inverse-Hessian approximation H is updated by the Davidon-Fletcher-Powell formula
+    The inverse-Hessian approximation H (warm-started from the previous penalty stage) is updated by the
+    Davidon-Fletcher-Powell formula
     H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive,
     else reset to the identity. DFP needs accurate line searches, hence Wolfe with c2 = 0.1
     (Armijo backtracking as a fallback). Stops when the gradient's infinity norm is below ``tol``
     times max(1, |L|) or a step no longer decreases L by a relative 1e-14.
-    Returns (x, f, nit, converged).
+    Returns (x, f, nit, converged, H).
     """
     from scipy.optimize import line_search
     from scipy.optimize._linesearch import LineSearchWarning
@@ -150,10 +152,10 @@ def _dfp_minimise(fun, x0, tol, max_iter):
     x = x0.copy()
     f, g = fun(x)
     n = x.size
-    H = np.eye(n)
+    H = np.eye(n) if H0 is None else H0.copy()
     for it in range(1, max_iter + 1):
         if np.max(np.abs(g)) <= tol * max(1.0, abs(f)):
-            return x, f, it - 1, True
+            return x, f, it - 1, True, H
         d = -H @ g
         slope = float(g @ d)
         if slope >= 0:  # not a descent direction: restart with steepest descent
@@ -170,7 +172,7 @@ def _dfp_minimise(fun, x0, tol, max_iter):
                     break
                 step *= 0.5
             if step <= 1e-16:
-                return x, f, it, False
+                return x, f, it, False, H
         xn = x + step * d
         fn, gn = fun(xn)
         s, q = xn - x, gn - g
@@ -183,19 +185,20 @@ def _dfp_minimise(fun, x0, tol, max_iter):
         done = f - fn <= 1e-14 * max(1.0, abs(f))
         x, f, g = xn, fn, gn
         if done:
-            return x, f, it, True
-    return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f))
+            return x, f, it, True, H
+    return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f)), H
 
 
 def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalties, tol, max_iter):
     alpha = alpha0
     nit, ok = 0, True
+    H = None
     for i, P in enumerate(penalties):
         last = i == len(penalties) - 1
         # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
-        alpha, _, k, conv = _dfp_minimise(
+        alpha, _, k, conv, H = _dfp_minimise(
             lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P), alpha,
-            tol if last else max(tol, 1e-3), max_iter)
+            tol if last else max(tol, 1e-3), max_iter, H0=H if _WARM_H else None)
         nit += k
         if last:
             ok = conv
