@@ -38,13 +38,48 @@ def _sqrt_term(beta, alpha):
 
 
 def rsvm_constraint_value(K_bar, y, beta, kappa, alpha):
-    r"""Left side of the eq. (15) constraint, :math:`\alpha^\top Y\bar KY\alpha + \kappa\sqrt{\sum\beta_{ij}\alpha_i^2\alpha_j^2}` = the optimal t."""
+    r"""Left side of the constraint of 003 eq. (15) (000 eq. 7): the smallest feasible t at ``alpha``.
+
+    .. math::
+
+        t(\alpha) = \alpha^\top Y\bar KY\alpha + \kappa\sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}
+
+    Parameters
+    ----------
+    K_bar : array (n, n)
+    y : array (n,) of +-1
+    beta : array (n, n)
+    kappa : float
+    alpha : array (n,)
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_constraint_value(np.eye(2), np.array([1.0, -1.0]), np.ones((2, 2)), 2.0, np.array([1.0, 1.0]))
+    6.0
+    """
     ya = y * alpha
     return float(ya @ K_bar @ ya + kappa * _sqrt_term(beta, alpha))
 
 
 def rsvm_objective(K_bar, y, beta, kappa, alpha):
-    r"""000 eq. (7) as a maximisation at ``alpha``: :math:`e^\top\alpha - \tfrac12 t(\alpha)`."""
+    r"""The objective of 003 eq. (15) / 000 eq. (7), as a maximisation, at ``alpha``.
+
+    .. math::
+
+        e^\top\alpha - \tfrac12\Bigl(\alpha^\top Y\bar KY\alpha + \kappa
+        \sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}\Bigr)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_objective(np.eye(2), np.array([1.0, -1.0]), np.ones((2, 2)), 2.0, np.array([1.0, 1.0]))
+    -1.0
+    """
     return float(np.sum(alpha) - 0.5 * rsvm_constraint_value(K_bar, y, beta, kappa, alpha))
 
 
@@ -80,6 +115,15 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
     .. math::
 
         b = \frac{1}{|SV|}\Bigl[\sum_{j\in SV} y_j - \sum_{i,j\in SV} y_i\alpha_i\bar K_{ij}\Bigr].
+
+    Unlike the usual SVM bias (free support vectors only), all support vectors, bounded ones included,
+    are averaged, on the mean kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> robust_bias(np.eye(2), np.array([1.0, -1.0]), np.array([0.5, 0.5]), C=1.0)
+    0.0
     """
     alpha = np.asarray(alpha, float)
     if alpha.max(initial=0.0) <= 0:
@@ -91,7 +135,16 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
 
 
 def rsvm_decision_function(K_test, y, alpha, b):
-    r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (003 §3–4); ``K_test`` of shape (..., m, n)."""
+    r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (003 §3–4); ``K_test`` of shape (..., m, n).
+
+    A stack of sampled kernels (n_s, m, n) gives the (n_s, m) decisions :math:`f^s_t` of 003 §4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_decision_function(np.eye(2), np.array([1.0, -1.0]), np.array([1.0, 1.0]), 0.5).tolist()
+    [1.5, -0.5]
+    """
     return np.asarray(K_test) @ (np.asarray(alpha) * np.asarray(y)) + b
 
 
