@@ -203,6 +203,23 @@ def test_kernel_set_matches_definitions(small):
     assert np.array_equal(again.K_draws, ks.K_draws) and again.draws is None
 
 
+def test_problems_and_subsets(small):
+    ks = build_kernel_set(small.coords, small.resolution, L=3, l=3, random_state=0)
+    idx, y = small.pair(0, 2)
+    assert np.all(small.y[idx[y == 1]] == 0) and np.all(small.y[idx[y == -1]] == 2)
+    sub = ks.subset(idx)
+    np.testing.assert_array_equal(sub.K_draws, ks.K_draws[:, idx][:, :, idx])
+    np.testing.assert_array_equal(sub.a, ks.a[np.ix_(idx, idx)])
+    rect = ks.subset(idx[:2], idx[2:])
+    assert rect.K_draws.shape == (3, 2, idx.size - 2) and np.array_equal(rect.b, ks.b[np.ix_(idx[:2], idx[2:])])
+    idx2, y2 = small.one_vs_rest(1, random_state=0)
+    assert (y2 == 1).sum() == (y2 == -1).sum() == 3 and np.all(small.y[idx2[y2 == -1]] != 1)
+    with pytest.raises(ValueError, match="two different families"):
+        small.pair(1, 1)
+    with pytest.raises(ValueError, match="family"):
+        small.pair(0, 7)
+
+
 def test_kernel_set_zero_resolution_is_nominal(small):
     ks = build_kernel_set(small.coords, 0.0, L=2, l=3, random_state=0)
     np.testing.assert_allclose(ks.a, ks.K_nominal, rtol=1e-12)

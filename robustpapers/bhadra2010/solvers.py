@@ -29,6 +29,7 @@ __all__ = [
 
 METHODS = ("qp", "socp", "qn")
 _C2 = 0.1
+_WARM_H = True
 
 
 def _sqrt_term(beta, alpha):
@@ -37,13 +38,48 @@ def _sqrt_term(beta, alpha):
 
 
 def rsvm_constraint_value(K_bar, y, beta, kappa, alpha):
-    r"""Left side of the eq. (15) constraint, :math:`\alpha^\top Y\bar KY\alpha + \kappa\sqrt{\sum\beta_{ij}\alpha_i^2\alpha_j^2}` = the optimal t."""
+    r"""Left side of the constraint of 003 eq. (15) (000 eq. 7): the smallest feasible t at ``alpha``.
+
+    .. math::
+
+        t(\alpha) = \alpha^\top Y\bar KY\alpha + \kappa\sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}
+
+    Parameters
+    ----------
+    K_bar : array (n, n)
+    y : array (n,) of +-1
+    beta : array (n, n)
+    kappa : float
+    alpha : array (n,)
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_constraint_value(np.eye(2), np.array([1.0, -1.0]), np.ones((2, 2)), 2.0, np.array([1.0, 1.0]))
+    6.0
+    """
     ya = y * alpha
     return float(ya @ K_bar @ ya + kappa * _sqrt_term(beta, alpha))
 
 
 def rsvm_objective(K_bar, y, beta, kappa, alpha):
-    r"""000 eq. (7) as a maximisation at ``alpha``: :math:`e^\top\alpha - \tfrac12 t(\alpha)`."""
+    r"""The objective of 003 eq. (15) / 000 eq. (7), as a maximisation, at ``alpha``.
+
+    .. math::
+
+        e^\top\alpha - \tfrac12\Bigl(\alpha^\top Y\bar KY\alpha + \kappa
+        \sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}\Bigr)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_objective(np.eye(2), np.array([1.0, -1.0]), np.ones((2, 2)), 2.0, np.array([1.0, 1.0]))
+    -1.0
+    """
     return float(np.sum(alpha) - 0.5 * rsvm_constraint_value(K_bar, y, beta, kappa, alpha))
 
 
@@ -79,6 +115,15 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
     .. math::
 
         b = \frac{1}{|SV|}\Bigl[\sum_{j\in SV} y_j - \sum_{i,j\in SV} y_i\alpha_i\bar K_{ij}\Bigr].
+
+    Unlike the usual SVM bias (free support vectors only), all support vectors, bounded ones included,
+    are averaged, on the mean kernel.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> robust_bias(np.eye(2), np.array([1.0, -1.0]), np.array([0.5, 0.5]), C=1.0)
+    0.0
     """
     alpha = np.asarray(alpha, float)
     if alpha.max(initial=0.0) <= 0:
@@ -90,7 +135,16 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
 
 
 def rsvm_decision_function(K_test, y, alpha, b):
-    r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (003 §3–4); ``K_test`` of shape (..., m, n)."""
+    r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (003 §3–4); ``K_test`` of shape (..., m, n).
+
+    A stack of sampled kernels (n_s, m, n) gives the (n_s, m) decisions :math:`f^s_t` of 003 §4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_decision_function(np.eye(2), np.array([1.0, -1.0]), np.array([1.0, 1.0]), 0.5).tolist()
+    [1.5, -0.5]
+    """
     return np.asarray(K_test) @ (np.asarray(alpha) * np.asarray(y)) + b
 
 
@@ -121,15 +175,16 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
     return float(val), grad
 
 
-def _dfp_minimise(fun, x0, tol, max_iter):
+def _dfp_minimise(fun, x0, tol, max_iter, H0=None):
     """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
 
-    The inverse-Hessian approximation H is updated by the Davidon-Fletcher-Powell formula
+    The inverse-Hessian approximation H (warm-started from the previous penalty stage) is updated by the
+    Davidon-Fletcher-Powell formula
     H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive,
     else reset to the identity. DFP needs accurate line searches, hence Wolfe with c2 = 0.1
     (Armijo backtracking as a fallback). Stops when the gradient's infinity norm is below ``tol``
     times max(1, |L|) or a step no longer decreases L by a relative 1e-14.
-    Returns (x, f, nit, converged).
+    Returns (x, f, nit, converged, H).
     """
     from scipy.optimize import line_search
     from scipy.optimize._linesearch import LineSearchWarning
@@ -150,10 +205,10 @@ def _dfp_minimise(fun, x0, tol, max_iter):
     x = x0.copy()
     f, g = fun(x)
     n = x.size
-    H = np.eye(n)
+    H = np.eye(n) if H0 is None else H0.copy()
     for it in range(1, max_iter + 1):
         if np.max(np.abs(g)) <= tol * max(1.0, abs(f)):
-            return x, f, it - 1, True
+            return x, f, it - 1, True, H
         d = -H @ g
         slope = float(g @ d)
         if slope >= 0:  # not a descent direction: restart with steepest descent
@@ -170,7 +225,7 @@ def _dfp_minimise(fun, x0, tol, max_iter):
                     break
                 step *= 0.5
             if step <= 1e-16:
-                return x, f, it, False
+                return x, f, it, False, H
         xn = x + step * d
         fn, gn = fun(xn)
         s, q = xn - x, gn - g
@@ -183,19 +238,20 @@ def _dfp_minimise(fun, x0, tol, max_iter):
         done = f - fn <= 1e-14 * max(1.0, abs(f))
         x, f, g = xn, fn, gn
         if done:
-            return x, f, it, True
-    return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f))
+            return x, f, it, True, H
+    return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f)), H
 
 
 def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalties, tol, max_iter):
     alpha = alpha0
     nit, ok = 0, True
+    H = None
     for i, P in enumerate(penalties):
         last = i == len(penalties) - 1
         # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
-        alpha, _, k, conv = _dfp_minimise(
+        alpha, _, k, conv, H = _dfp_minimise(
             lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P), alpha,
-            tol if last else max(tol, 1e-3), max_iter)
+            tol if last else max(tol, 1e-3), max_iter, H0=H if _WARM_H else None)
         nit += k
         if last:
             ok = conv

@@ -14,7 +14,25 @@ __all__ = ["kernel_spread_task", "multi_instance_task", "fourier_accuracy_task",
 
 
 def loo_svm_error(K, y, C=1.0):
-    """Leave-one-out 0/1 error of the plain SVM (core ``svm_dual``) on a precomputed kernel."""
+    r"""Leave-one-out 0/1 error of the plain SVM (core ``svm_dual``) on a precomputed kernel.
+
+    .. math::
+
+        rac1n \sum_{t=1}^n \mathbf 1\Big(\operatorname{sign}ig(	extstyle\sum_{i
+e t}
+        y_ilpha^{(t)}_i K_{ti} + b^{(t)}ig) 
+e y_t\Big)
+
+    with :math:`(lpha^{(t)}, b^{(t)})` the SVM (000 eq. (2)) trained without point :math:`t`
+    (the LOO protocol of 000 §7.7); a zero decision value counts as an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [0.2], [0.1], [3.0], [3.2], [3.1]]); y = np.array([-1, -1, -1, 1, 1, 1])
+    >>> loo_svm_error(X @ X.T + 1.0, y, C=10.0)
+    0.0
+    """
     y = np.asarray(y, float)
     n = y.size
     wrong = 0

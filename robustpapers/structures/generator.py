@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..core import check_nonnegative, check_positive
+from ..core import check_nonnegative
 
 __all__ = ["StructureDataset", "make_structure_families", "trace_from_angles", "random_rotation",
            "BOND_LENGTH", "SEGMENT_GEOMETRY"]
@@ -73,9 +73,46 @@ class StructureDataset:
         return len(self.coords)
 
     def pair(self, f1, f2):
-        """Indices and +-1 labels of the one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1)."""
+        """Indices and +-1 labels of the one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1) (000 §7.7).
+
+        Examples
+        --------
+        >>> data = make_structure_families(n_families=3, n_members=2, length=8, random_state=0)
+        >>> data.pair(0, 2)
+        (array([0, 1, 4, 5]), array([ 1,  1, -1, -1]))
+        """
+        self._check_family(f1)
+        self._check_family(f2)
+        if f1 == f2:
+            raise ValueError(f"a one-vs-one problem needs two different families, got {f1} twice")
         idx = np.flatnonzero((self.y == f1) | (self.y == f2))
         return idx, np.where(self.y[idx] == f1, 1, -1)
+
+    def one_vs_rest(self, f, n_negative=None, random_state=None):
+        """Indices and +-1 labels of family ``f`` (+1) against ``n_negative`` structures drawn from the
+        other families (-1; default as many as the family has, the balanced protocol of 003 §5.2).
+
+        Examples
+        --------
+        >>> data = make_structure_families(n_families=3, n_members=2, length=8, random_state=0)
+        >>> idx, y = data.one_vs_rest(1, random_state=0)
+        >>> int((y == 1).sum()), int((y == -1).sum()), bool(set(data.y[idx[y == -1]]) <= {0, 2})
+        (2, 2, True)
+        """
+        self._check_family(f)
+        pos = np.flatnonzero(self.y == f)
+        others = np.flatnonzero(self.y != f)
+        k = pos.size if n_negative is None else int(n_negative)
+        if not 1 <= k <= others.size:
+            raise ValueError(f"n_negative must be in [1, {others.size}], got {n_negative!r}")
+        rng = check_random_state(random_state)
+        neg = np.sort(rng.choice(others, size=k, replace=False))
+        idx = np.concatenate([pos, neg])
+        return idx, np.where(self.y[idx] == f, 1, -1)
+
+    def _check_family(self, f):
+        if isinstance(f, bool) or not isinstance(f, (int, np.integer)) or not 0 <= f < len(self.family_names):
+            raise ValueError(f"family must be an index in [0, {len(self.family_names)}), got {f!r}")
 
 
 def random_rotation(rng):

@@ -132,6 +132,27 @@ class KernelSet:
     b: np.ndarray
     draws: list | None = None
 
+    def subset(self, rows, cols=None):
+        """The kernel set restricted to ``rows`` x ``cols`` (default ``cols = rows``), e.g. a
+        one-vs-one problem's training block or its test-vs-train block.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> K = np.arange(9.0).reshape(3, 3); ks = KernelSet(K, K[None], K, K, K)
+        >>> ks.subset([0, 2]).K_bar
+        array([[0., 2.],
+               [6., 8.]])
+        """
+        rows = np.asarray(rows)
+        cols = rows if cols is None else np.asarray(cols)
+        ix = np.ix_(rows, cols)
+        draws = None
+        if self.draws is not None and cols is rows:
+            draws = [[d[i] for i in rows] for d in self.draws]
+        return KernelSet(K_nominal=self.K_nominal[ix], K_draws=self.K_draws[:, rows][:, :, cols],
+                         K_bar=self.K_bar[ix], a=self.a[ix], b=self.b[ix], draws=draws)
+
 
 def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=None, normalize=True,
                      method="fourier", tol=1e-10, random_state=None, n_jobs=1, keep_draws=False):
