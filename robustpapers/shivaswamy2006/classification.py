@@ -85,16 +85,16 @@ def _solve(prob, name, tol, max_iter, verbose):
     try:
         prob.solve(solver="CLARABEL", **opts)
     except cp.error.SolverError as exc:  # pragma: no cover - solver failure
-        return False, str(exc), 0
+        raise RuntimeError(f"{name}: Clarabel failed ({exc}); increase max_iter or loosen tol") from exc
     status = prob.status
     nit = prob.solver_stats.num_iters if prob.solver_stats is not None and prob.solver_stats.num_iters else 0
     if status in (cp.INFEASIBLE, cp.UNBOUNDED, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED_INACCURATE):
         raise ValueError(f"{name}: the problem is {status}; check W / the data")
     ok = status == cp.OPTIMAL
-    _solve.last_solve_time = float(prob.solver_stats.solve_time or np.nan) if prob.solver_stats is not None else np.nan
+    solve_time = float(prob.solver_stats.solve_time or np.nan) if prob.solver_stats is not None else np.nan
     if not ok:
         warn_not_converged(name, "max_iter (or loosen tol)", f"Clarabel status {status!r}")
-    return ok, status, nit
+    return ok, status, nit, solve_time
 
 
 def _build(X, y, factors, g):
@@ -122,14 +122,14 @@ def _build(X, y, factors, g):
     return w, b, xi, cons, rows
 
 
-def _result(w, b, xi, cons, objective, ok, status, nit, X, y, factors, g, rows, **extra):
+def _result(w, b, xi, cons, objective, ok, status, nit, solve_time, **extra):
     lam = np.asarray(cons[0].dual_value, dtype=float) if cons[0].dual_value is not None else np.full(len(y), np.nan)
     wv = np.asarray(w.value, dtype=float)
     bv = float(b.value)
     return SolverResult(
         x=np.r_[wv, bv], w=wv, b=bv, xi=np.maximum(np.asarray(xi.value, dtype=float), 0.0), dual=lam,
         objective=objective, success=ok, status=0 if ok else 1, solver_status=status, nit=nit,
-        message=f"Clarabel: {status}", solve_time=getattr(_solve, "last_solve_time", np.nan), **extra)
+        message=f"Clarabel: {status}", solve_time=solve_time, **extra)
 
 
 def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
@@ -185,10 +185,10 @@ def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, m
     factors = _check_factors(Sigmas, factors, n, d)
     w, b, xi, cons, rows = _build(X, y, factors, g)
     prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(xi)), cons)
-    ok, status, nit = _solve(prob, "robust_svm", tol, max_iter, verbose)
+    ok, status, nit, st = _solve(prob, "robust_svm", tol, max_iter, verbose)
     wv = np.asarray(w.value, dtype=float)
     obj = 0.5 * float(wv @ wv) + C * float(np.sum(np.maximum(xi.value, 0)))
-    return _result(w, b, xi, cons, obj, ok, status, nit, X, y, factors, g, rows, C=C, form="C")
+    return _result(w, b, xi, cons, obj, ok, status, nit, st, C=C, form="C")
 
 
 def robust_svm_w(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
@@ -235,10 +235,10 @@ def robust_svm_w(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8,
     ball = cp.norm(w, 2) <= W
     cons.append(ball)
     prob = cp.Problem(cp.Minimize(cp.sum(xi)), cons)
-    ok, status, nit = _solve(prob, "robust_svm_w", tol, max_iter, verbose)
+    ok, status, nit, st = _solve(prob, "robust_svm_w", tol, max_iter, verbose)
     obj = float(np.sum(np.maximum(xi.value, 0)))
     delta = float(ball.dual_value) if ball.dual_value is not None else np.nan
-    return _result(w, b, xi, cons, obj, ok, status, nit, X, y, factors, g, rows, W=W, delta=delta, form="W")
+    return _result(w, b, xi, cons, obj, ok, status, nit, st, W=W, delta=delta, form="W")
 
 
 def worst_case_points(w, X, y, Sigmas=None, gamma=0.0, *, factors=None):

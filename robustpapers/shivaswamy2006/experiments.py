@@ -9,8 +9,9 @@ from .errors import classification_errors, regression_errors
 from .estimators import RobustMissingSVC, RobustMissingSVR
 from .missing import delete_entries
 
-__all__ = ["uci_missing_task", "regression_missing_task", "ball_shell_task", "ball_shell_data", "constraint_sampling_task",
-           "ocr_task", "quadratic_features", "quadratic_regression_task", "TOY_W", "TOY_B", "TOY_SIGMA", "toy_regression_data"]
+__all__ = ["uci_missing_task", "regression_missing_task", "ball_shell_task", "ball_shell_data",
+           "constraint_sampling_task", "ocr_task", "quadratic_features", "quadratic_regression_task",
+           "TOY_W", "TOY_B", "TOY_SIGMA", "toy_regression_data"]
 
 #: The regression toy of 004 section 8.2: y = <w, x> + b with x ~ N(0, Sigma) (Sigma as printed).
 TOY_W = [1.0, 2.0, 3.0, 4.0, 5.0]

@@ -88,10 +88,11 @@ def robust_multiclass_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, 
         else:
             cons.append(margin >= 0)
     prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(Wv) + C * cp.sum(xi)), cons)
-    ok, status, nit = _solve(prob, "robust_multiclass_svm", tol, max_iter, verbose)
+    ok, status, nit, solve_time = _solve(prob, "robust_multiclass_svm", tol, max_iter, verbose)
     W = np.asarray(Wv.value, dtype=float)
     return SolverResult(x=W.ravel(), W=W, xi=np.maximum(xi.value, 0), objective=float(prob.value), success=ok,
-                        status=0 if ok else 1, solver_status=status, nit=nit, message=f"Clarabel: {status}")
+                        status=0 if ok else 1, solver_status=status, nit=nit, message=f"Clarabel: {status}",
+                        solve_time=solve_time)
 
 
 def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
@@ -143,11 +144,11 @@ def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
     w, b, xi = cp.Variable(d), cp.Variable(), cp.Variable(len(y), nonneg=True)
     cons = [cp.multiply(y[owner], P @ w + b) >= 1 - xi[owner]]
     prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(xi)), cons)
-    ok, status, nit = _solve(prob, "vertex_svm", tol, max_iter, verbose)
+    ok, status, nit, solve_time = _solve(prob, "vertex_svm", tol, max_iter, verbose)
     wv = np.asarray(w.value, dtype=float)
     return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
                         objective=float(prob.value), success=ok, status=0 if ok else 1, solver_status=status,
-                        nit=nit, message=f"Clarabel: {status}")
+                        nit=nit, message=f"Clarabel: {status}", solve_time=solve_time)
 
 
 def calafiore_campi_n(epsilon, beta, d):

@@ -95,7 +95,7 @@ def robust_svr_ctm(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, D=1.0, *, fa
                            axis=0))
         obj = obj + D * cp.sum(theta)
     prob = cp.Problem(cp.Minimize(obj), cons)
-    ok, status, nit = _solve(prob, "robust_svr_ctm", tol, max_iter, verbose)
+    ok, status, nit, solve_time = _solve(prob, "robust_svr_ctm", tol, max_iter, verbose)
     th = np.zeros(n)
     if rows:
         th[rows] = np.maximum(theta.value, 0)
@@ -103,6 +103,7 @@ def robust_svr_ctm(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, D=1.0, *, fa
     return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
                         xi_star=np.maximum(xs.value, 0), theta=th, objective=float(prob.value), success=ok,
                         status=0 if ok else 1, solver_status=status, nit=nit, message=f"Clarabel: {status}",
+                        solve_time=solve_time,
                         formulation="ctm")
 
 
@@ -158,11 +159,12 @@ def robust_svr_sr(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, *, factors=No
         Z = cp.vstack([cp.reshape(A @ w, (r, len(rows)), order="F"), cp.reshape(resid, (1, len(rows)), order="F")])
         cons.append(cp.SOC(cp.multiply(np.sqrt(eta[rows]), xi[rows] + epsilon), Z, axis=0))
     prob = cp.Problem(cp.Minimize(obj), cons)
-    ok, status, nit = _solve(prob, "robust_svr_sr", tol, max_iter, verbose)
+    ok, status, nit, solve_time = _solve(prob, "robust_svr_sr", tol, max_iter, verbose)
     wv = np.asarray(w.value, dtype=float)
     xsv = np.zeros(n)
     if exact.size:
         xsv[exact] = np.maximum(xs.value[exact], 0)
     return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
                         xi_star=xsv, objective=float(prob.value), success=ok, status=0 if ok else 1,
-                        solver_status=status, nit=nit, message=f"Clarabel: {status}", formulation="sr")
+                        solver_status=status, nit=nit, message=f"Clarabel: {status}", solve_time=solve_time,
+                        formulation="sr")
