@@ -66,7 +66,7 @@ def conditional_moments(X, mean, cov, *, factors=True):
     cov : ndarray (d, d)
         Gaussian model of the class (e.g. from :func:`em_gaussian`).
     factors : bool
-        Return low-rank factors :math:`L_i` (d, |m_i|) with :math:`\Sigma_i = L_i L_i^\top` (nonzero
+        Return low-rank factors :math:`L_i` of shape :math:`(d, |m_i|)` with :math:`\Sigma_i = L_i L_i^\top` (nonzero
         only on the missing coordinates); otherwise the full (n, d, d) padded matrices.
 
     Returns
