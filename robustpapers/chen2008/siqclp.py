@@ -124,14 +124,15 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         Stop when the gap :math:`u^+ - l^-` (absolute, in units of the objective) is below it.
     prune : bool
         Drop inactive constraints after each master problem (Sec. 4.2): a kernel is kept when
-        its constraint is active (slack :math:`\le` ``active_tol`` :math:`\max(1,|t|)``) or its
-        MKL weight :math:`\theta_i` exceeds ``active_tol``. Lemma 4.1 (the upper bound does not
+        its multiplier (MKL weight) :math:`\theta_i` exceeds ``active_tol`` or its slack
+        :math:`S(\alpha_i, K) - t_i` is below :math:`10^{-12}\max(1, |t_i|)`; a constraint with a
+        zero multiplier can be removed without changing the optimum of (7). Lemma 4.1 (the upper bound does not
         increase) is checked at run time; if it fails numerically the pruned kernels are put
         back and the master problem is re-solved (counted in ``lemma41_restores``).
     max_iter : int
         Maximal number of exchange iterations.
     active_tol : float
-        Activity tolerance of the pruning rule.
+        Multiplier threshold of the pruning rule.
     master_tol : float
         Relative accuracy of each master problem.
     callback : callable, optional
@@ -253,7 +254,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         pruned_last = []
         if prune:
             slack = ms["slack"]
-            keep = (slack <= active_tol * max(1.0, abs(ms["t"]))) | (theta > active_tol)
+            keep = (theta > active_tol) | (slack <= 1e-12 * max(1.0, abs(ms["t"])))
             if not np.all(keep):
                 idx = np.flatnonzero(keep)
                 pruned_last = [Kbuf[j] for j in np.flatnonzero(~keep)]
