@@ -43,7 +43,7 @@ def run(label, K, y, rho, prune, max_iter, tol=1e-5):
         warnings.simplefilter("ignore", ConvergenceWarning)
         res = indefinite_svm(K, y, 1.0, rho, tol=tol, prune=prune, max_iter=max_iter)
     wall = time.perf_counter() - t0
-    gap = res.upper[1:] - res.lower[1:]
+    gap = np.minimum.accumulate(res.upper[1:]) - res.lower[1:]
     hit = lambda lvl: (int(np.flatnonzero(gap <= lvl)[0]) + 1) if np.any(gap <= lvl) else None
     return dict(case=label, n=int(y.size), rho=rho, prune=prune, iterations=int(res.nit),
                 converged=bool(res.success), final_gap=float(gap[-1]), it_gap_1e2=hit(1e-2), it_gap_1e5=hit(1e-5),

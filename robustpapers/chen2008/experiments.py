@@ -129,7 +129,7 @@ def table1_task(dataset, xi, seed, gamma_grid, rho_grid, tol, max_iter, C=1.0, m
         out[f"acc_{m}"] = float(clf.score(Kte, y[te]))
         if m == "siqclp":
             out["siqclp_nit"] = int(clf.result_.nit)
-            out["siqclp_gap"] = float(clf.result_.upper[-1] - clf.result_.lower[-1])
+            out["siqclp_gap"] = float(np.min(clf.result_.upper[1:]) - clf.result_.lower[-1])
     return out
 
 

@@ -146,10 +146,12 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         ``alpha`` (the iterate attaining the lower bound: :math:`\min_K S(\alpha, K) = l^-`),
         ``K`` (its proxy kernel :math:`K^*(\alpha)`, eq. (9)), ``b`` (bias from the KKT conditions
         of the SVM on ``K``), ``objective`` (:math:`l^-`, the value of (6) at ``alpha``), ``upper``,
-        ``lower``, ``n_kernels`` (per-iteration traces; entry 0 is the initialisation),
+        ``lower``, ``n_kernels`` (per-iteration traces; entry 0 is the initialisation, whose upper
+        bound :math:`\max_\alpha S(\alpha, (K_0)_+)` is not part of the sequence (13)),
         ``alphas`` (the master iterates, list), ``theta`` (MKL weights of eq. (27) of the last
-        master problem), ``time_eig``, ``time_master`` (seconds), ``lemma41_ok``,
-        ``lemma41_restores``, ``trace``.
+        master problem), ``time_eig``, ``time_master`` (seconds), ``lemma41_ok`` (no
+        increase of :math:`u^+` beyond the master problems' accuracy), ``lemma41_restores`` (times
+        the pruned kernels had to be put back), ``trace``.
 
     Examples
     --------
@@ -179,6 +181,8 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     alpha = sol.alpha
     u_prev = siqclp_objective(alpha, Kp, K0, y, rho)  # an upper bound on t*: S(., (K0)_+) >= min_K S
     upper, lower, nker = [u_prev], [-np.inf], [0]
+    best_upper = u_prev
+    u_prev = np.inf  # u_1^+ is compared with nothing: the sequence (13) starts after the first master problem
     pruned_last = []
     trace.record(objective=u_prev, gap=np.inf, upper=u_prev, lower=-np.inf, n_kernels=0)
 
@@ -202,10 +206,10 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         si = siqclp_objective(alpha, Ki, K0, y, rho)
         if si > best_lower:
             best_lower, best_alpha, best_K = si, alpha.copy(), Ki
-        if best_lower >= u_prev - tol:
+        if best_lower >= best_upper - tol:
             # S(alpha_{i-1}, K_i) >= t_{i-1} (up to tol): the gap is closed before adding K_i
-            upper.append(u_prev); lower.append(best_lower); nker.append(p)
-            trace.record(objective=best_lower, gap=u_prev - best_lower, upper=u_prev, lower=best_lower, n_kernels=p)
+            upper.append(upper[-1]); lower.append(best_lower); nker.append(p)
+            trace.record(objective=best_lower, gap=best_upper - best_lower, upper=upper[-1], lower=best_lower, n_kernels=p)
             converged = True
             break
         # add K_i to the localisation set
@@ -224,7 +228,6 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         # Lemma 4.1 / Theorem 4.1: u_i <= u_{i-1} (up to the master problems' accuracy)
         slackness = 10 * master_tol * max(1.0, abs(ui)) + 1e-12
         if ui > u_prev + slackness and prune and pruned_last:
-            lemma_ok = False
             restores += 1
             # put the pruned kernels back and re-solve
             for Kr in pruned_last:
@@ -239,17 +242,22 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
             ms = solve_master(Qbuf[:p], cbuf[:p], y, C, alpha0=alpha, tol=master_tol)
             t_master += time.perf_counter() - s0
             ui = ms["upper"]
-        u_i = min(ui, u_prev)  # both are valid upper bounds on t*
+        if ui > u_prev + slackness:
+            lemma_ok = False  # the upper bound increased (Theorem 4.1 / Lemma 4.1 violated numerically)
+        # u_i^+ = t_i (eq. (13)) as certified by the master problem; recorded as computed, so that
+        # the traces test Theorem 4.1 / Lemma 4.1 rather than enforce them
+        u_i = ui
+        best_upper = min(best_upper, ui)
         alpha = ms["alpha"]
         theta = ms["theta"]
         alphas.append(alpha.copy())
         upper.append(u_i); lower.append(best_lower); nker.append(p)
-        trace.record(objective=best_lower, gap=u_i - best_lower, upper=u_i, lower=best_lower, n_kernels=p,
+        trace.record(objective=best_lower, gap=best_upper - best_lower, upper=u_i, lower=best_lower, n_kernels=p,
                      master_newton=ms["nit"])
         if callback is not None:
             callback(it, alpha, u_i, best_lower)
         if verbose and it % 50 == 0:
-            print(f"iter {it}: upper {u_i:.8g} lower {best_lower:.8g} gap {u_i - best_lower:.3g} kernels {p}")
+            print(f"iter {it}: upper {u_i:.8g} lower {best_lower:.8g} gap {best_upper - best_lower:.3g} kernels {p}")
         u_prev = u_i
         pruned_last = []
         if prune:
@@ -263,12 +271,12 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
                 Kbuf = [Kbuf[j] for j in idx]
                 theta = theta[idx]
                 p = idx.size
-        if u_i - best_lower <= tol:
+        if best_upper - best_lower <= tol:
             converged = True
             break
     if not converged:
         warn_not_converged("indefinite_svm", "max_iter (or loosen tol)",
-                           f"gap u+ - l- = {upper[-1] - lower[-1]:.3g} > tol = {tol:g} after {it} iterations")
+                           f"gap u+ - l- = {best_upper - best_lower:.3g} > tol = {tol:g} after {it} iterations")
     b = svm_bias(best_K, y, best_alpha, C)
     return SolverResult(
         x=best_alpha, success=converged, nit=it,
