@@ -29,8 +29,9 @@ TABLE1_DATASETS = ("sonar", "ionosphere", "wisconsin", "heart", "mnist35", "pima
 def load_binary(name, max_n=None, seed=0):
     """Features scaled to [0, 1] per column (as LIBSVM's scaled sets) and labels in {-1, +1}.
 
-    ``"mnist35"`` is the USPS-3-vs-5 substitute: 600 random MNIST 3s and 600 5s
-    (:func:`robustpapers.datasets.binary_subset` of ``mnist5000``), as the paper's 600 per digit.
+    ``"mnist35"`` is the USPS-3-vs-5 substitute: the MNIST 3s and 5s of ``mnist5000``
+    (:func:`robustpapers.datasets.binary_subset`), at most 600 per digit as in the paper -- the
+    5,000 digits hold only 500 of each, so 1,000 digits.
     ``max_n`` keeps a stratified random subset (quick scale).
     """
     rng = np.random.default_rng(seed)
