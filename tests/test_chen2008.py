@@ -171,3 +171,15 @@ def test_classifier_precomputed_equals_kernel_function_and_svm_matches_libsvm():
     assert np.allclose(ours.decision_function(K), ref.decision_function(K), atol=1e-3)
     with pytest.raises(ValueError, match="method"):
         IndefiniteSVC(method="bogus").fit(X, y)
+
+
+def test_lemma41_runtime_check_restores_wrongly_pruned_kernels():
+    """A coarse pruning threshold drops constraints that are still active; the run-time check of
+    Lemma 4.1 notices the increase of u+, puts the kernels back, and the bounds stay monotone."""
+    _, y, K0 = _problem(n=40, seed=0)
+    res = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, active_tol=5e-2, max_iter=500)
+    ref = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, prune=False, max_iter=500)
+    assert res.success and res.lemma41_restores > 0 and res.lemma41_ok
+    u = res.upper[1:]
+    assert np.all(np.diff(u) <= 1e-8 * max(1.0, abs(u[0])))
+    assert abs(res.objective - ref.objective) <= 2e-6
