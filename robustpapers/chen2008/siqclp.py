@@ -106,7 +106,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     bound :math:`u_i^+ = t_i` (eq. (13)); stop when :math:`u_i^+ - l_i^- \le` ``tol``.
 
     The master problem is solved by a log-barrier interior-point method on the QCLP (7)
-    (:func:`robustpapers.chen2008.master.solve_master`), warm-started from
+    (``robustpapers.chen2008.master.solve_master``), warm-started from
     :math:`\alpha_{i-1}`; its reported value is its certified upper bound ``t + m/tau`` (so
     :math:`u_i^+ \ge t^*` holds despite the finite master accuracy).
 
