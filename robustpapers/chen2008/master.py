@@ -12,9 +12,12 @@ the quadratic constraints are exactly the MKL weights theta of eq. (27) (Theorem
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import lu_factor, lu_solve
+from scipy.linalg import get_lapack_funcs, lu_factor, lu_solve
 
 __all__ = ["solve_master"]
+
+_potrf, _potrs = get_lapack_funcs(("potrf", "potrs"), dtype=np.float64)
+_lu_fallbacks = [0]  # diagnostics: Newton systems solved by LU instead of Cholesky
 
 
 def _central_alpha(y, C):
@@ -59,13 +62,16 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
     ``nit``, ``converged``, ``gap``.
     """
     p, n, _ = Q.shape
+    Q = np.ascontiguousarray(Q, dtype=float)
+    Q2 = Q.reshape(p * n, n)     # Q_i alpha for all i: one matrix-vector product
+    Qf = Q.reshape(p, n * n)     # sum_i lam_i Q_i: one vector-matrix product
     ac = _central_alpha(y, C)
     alpha = ac.copy() if alpha0 is None else 0.99 * np.clip(alpha0, 0.0, C) + 0.01 * ac
     alpha = np.clip(alpha, 1e-3 * C, (1 - 1e-3) * C)
     e = np.ones(n)
     m = p + 2 * n
-    Qa = Q @ alpha
-    S = alpha.sum() - 0.5 * np.einsum("pn,n->p", Qa, alpha) + c
+    Qa = (Q2 @ alpha).reshape(p, n)
+    S = alpha.sum() - 0.5 * (Qa @ alpha) + c
     scale = max(1.0, float(np.max(np.abs(S))))
     delta = max(1.0, 1e-2 * scale)
     t = float(S.min()) - delta
@@ -75,19 +81,22 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
     lam_lo = mu0 / alpha
     lam_hi = mu0 / (C - alpha)
     nu = 0.0
-    KKT = np.zeros((n + 2, n + 2))
-    KKT[:n, n + 1] = KKT[n + 1, :n] = y
+    yext = np.zeros(n + 1)
+    yext[:n] = y
+    H = np.empty((n + 1, n + 1))
+    diag = np.arange(n)
     converged = False
     it = 0
     for it in range(1, max_iter + 1):
-        Qa = Q @ alpha
-        S = alpha.sum() - 0.5 * np.einsum("pn,n->p", Qa, alpha) + c
+        Qa = (Q2 @ alpha).reshape(p, n)
+        S = alpha.sum() - 0.5 * (Qa @ alpha) + c
         a = Qa - e
-        r_da = a.T @ lam - lam_lo + lam_hi + nu * y
+        Ca = C - alpha
+        r_da = lam @ a - lam_lo + lam_hi + nu * y
         r_dt = lam.sum() - 1.0
         r_p = t - S + s
         r_eq = float(y @ alpha)
-        gap = float(lam @ s + lam_lo @ alpha + lam_hi @ (C - alpha))
+        gap = float(lam @ s + lam_lo @ alpha + lam_hi @ Ca)
         mu = gap / m
         sc = tol * max(1.0, abs(t))
         feas = 1e-8 * max(1.0, abs(t))
@@ -100,46 +109,69 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
             converged = bool(np.max(np.abs(r_p), initial=0.0) <= 1e-6 * max(1.0, abs(t)) and abs(r_dt) <= 1e-6)
             break
         d = lam / s
-        H = KKT[: n + 1, : n + 1]
-        H[:n, :n] = np.tensordot(lam, Q, axes=1) + (a.T * d) @ a
-        H[np.arange(n), np.arange(n)] += lam_lo / alpha + lam_hi / (C - alpha)
-        H[:n, n] = H[n, :n] = a.T @ d
+        dbox = lam_lo / alpha + lam_hi / Ca
+        # Newton matrix of the (alpha, t) block: sum_i lam_i Q_i + [a 1]' diag(lam/s) [a 1] + box
+        ad = a.T * d
+        H[:n, :n] = (lam @ Qf).reshape(n, n)
+        H[:n, :n] += ad @ a
+        H[diag, diag] += dbox
+        H[:n, n] = H[n, :n] = ad.sum(axis=1)
         H[n, n] = d.sum()
-        try:
-            lu = lu_factor(KKT, check_finite=False)
-        except (ValueError, np.linalg.LinAlgError):
-            break
+        # It is positive definite (lam/s > 0, box terms > 0): Cholesky, and the equality
+        # y'alpha = 0 by its 1 x 1 Schur complement (exactly the bordered KKT solve).
+        lu = None
+        fac, info = _potrf(H, lower=False, overwrite_a=False, clean=False)
+        if info == 0:
+            Hy = _potrs(fac, yext, lower=False)[0]
+            yHy = float(yext @ Hy)
+        if info != 0 or not yHy > 0:  # lost definiteness to rounding: LU of the bordered system
+            KKT = np.zeros((n + 2, n + 2))
+            KKT[: n + 1, : n + 1] = H
+            KKT[:n, n + 1] = KKT[n + 1, :n] = y
+            try:
+                lu = lu_factor(KKT, check_finite=False)
+            except (ValueError, np.linalg.LinAlgError):
+                break
+            if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
+                break
+            _lu_fallbacks[0] += 1
 
         def direction(sigma_mu, corr_q=0.0, corr_lo=0.0, corr_hi=0.0):
             r_c = lam * s - sigma_mu + corr_q
             r_lo = lam_lo * alpha - sigma_mu + corr_lo
-            r_hi = lam_hi * (C - alpha) - sigma_mu + corr_hi
+            r_hi = lam_hi * Ca - sigma_mu + corr_hi
             h = d * r_p - r_c / s
-            rhs = np.empty(n + 2)
-            rhs[:n] = -r_da - a.T @ h - r_lo / alpha + r_hi / (C - alpha)
+            rhs = np.empty(n + 1)
+            rhs[:n] = -r_da - h @ a - r_lo / alpha + r_hi / Ca
             rhs[n] = -r_dt - h.sum()
-            rhs[n + 1] = -r_eq
-            sol = lu_solve(lu, rhs, check_finite=False)
-            da, dt, dnu = sol[:n], sol[n], sol[n + 1]
+            if lu is None:
+                x0 = _potrs(fac, rhs, lower=False)[0]
+                dnu = (float(yext @ x0) + r_eq) / yHy
+                sol = x0 - dnu * Hy
+            else:
+                sol = lu_solve(lu, np.append(rhs, -r_eq), check_finite=False)
+                dnu = sol[n + 1]
+            da, dt = sol[:n], sol[n]
             dlam = d * (a @ da + dt) + h
             ds = (-r_c - s * dlam) / lam
             dlo = (-r_lo - lam_lo * da) / alpha
-            dhi = (-r_hi + lam_hi * da) / (C - alpha)
+            dhi = (-r_hi + lam_hi * da) / Ca
             return da, dt, dnu, dlam, ds, dlo, dhi
 
+        V = np.concatenate((s, lam, lam_lo, lam_hi, alpha, Ca))
+
         def max_step(da, dlam, ds, dlo, dhi, frac):
-            st = 1.0
-            for v, dv in ((s, ds), (lam, dlam), (lam_lo, dlo), (lam_hi, dhi), (alpha, da), (C - alpha, -da)):
-                neg = dv < 0
-                if np.any(neg):
-                    st = min(st, frac * float(np.min(-v[neg] / dv[neg])))
-            return st
+            dV = np.concatenate((ds, dlam, dlo, dhi, da, -da))
+            neg = dV < 0
+            if not neg.any():
+                return 1.0
+            return min(1.0, frac * float(np.min(V[neg] / -dV[neg])))
 
         # predictor (affine scaling) to choose the centering parameter
         da, dt, dnu, dlam, ds, dlo, dhi = direction(0.0)
         st = max_step(da, dlam, ds, dlo, dhi, 1.0)
         gap_aff = float((lam + st * dlam) @ (s + st * ds) + (lam_lo + st * dlo) @ (alpha + st * da)
-                        + (lam_hi + st * dhi) @ (C - alpha - st * da))
+                        + (lam_hi + st * dhi) @ (Ca - st * da))
         sigma = min(1.0, (gap_aff / gap) ** 3)
         # corrector with Mehrotra's second-order term
         da, dt, dnu, dlam, ds, dlo, dhi = direction(sigma * mu, ds * dlam, da * dlo, -da * dhi)
@@ -151,8 +183,8 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
         s = s + st * ds
         lam_lo = lam_lo + st * dlo
         lam_hi = lam_hi + st * dhi
-    Qa = Q @ alpha
-    S = alpha.sum() - 0.5 * np.einsum("pn,n->p", Qa, alpha) + c
+    Qa = (Q2 @ alpha).reshape(p, n)
+    S = alpha.sum() - 0.5 * (Qa @ alpha) + c
     t_feas = float(S.min())  # t is feasible for (7) at alpha (up to y'alpha = 0)
     gap = float(lam @ s + lam_lo @ alpha + lam_hi @ (C - alpha))
     return dict(alpha=alpha, t=t_feas, upper=float(max(t, t_feas) + max(gap, 0.0)),
