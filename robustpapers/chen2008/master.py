@@ -85,18 +85,20 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
     yext[:n] = y
     H = np.empty((n + 1, n + 1))
     diag = np.arange(n)
+    # the 2n box constraints stacked: g = (alpha, C - alpha) >= 0 with multipliers z = (lam_lo, lam_hi)
+    z = np.concatenate((lam_lo, lam_hi))
     converged = False
     it = 0
     for it in range(1, max_iter + 1):
         Qa = (Q2 @ alpha).reshape(p, n)
         S = alpha.sum() - 0.5 * (Qa @ alpha) + c
         a = Qa - e
-        Ca = C - alpha
-        r_da = lam @ a - lam_lo + lam_hi + nu * y
+        g = np.concatenate((alpha, C - alpha))
+        r_da = lam @ a - z[:n] + z[n:] + nu * y
         r_dt = lam.sum() - 1.0
         r_p = t - S + s
         r_eq = float(y @ alpha)
-        gap = float(lam @ s + lam_lo @ alpha + lam_hi @ Ca)
+        gap = float(lam @ s + z @ g)
         mu = gap / m
         sc = tol * max(1.0, abs(t))
         feas = 1e-8 * max(1.0, abs(t))
@@ -108,13 +110,15 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
         if gap <= 1e-15 * max(1.0, abs(t)):  # numerical floor
             converged = bool(np.max(np.abs(r_p), initial=0.0) <= 1e-6 * max(1.0, abs(t)) and abs(r_dt) <= 1e-6)
             break
-        d = lam / s
-        dbox = lam_lo / alpha + lam_hi / Ca
+        sinv = 1.0 / s
+        ginv = 1.0 / g
+        d = lam * sinv
+        zg = z * ginv
         # Newton matrix of the (alpha, t) block: sum_i lam_i Q_i + [a 1]' diag(lam/s) [a 1] + box
         ad = a.T * d
         H[:n, :n] = (lam @ Qf).reshape(n, n)
         H[:n, :n] += ad @ a
-        H[diag, diag] += dbox
+        H[diag, diag] += zg[:n] + zg[n:]
         H[:n, n] = H[n, :n] = ad.sum(axis=1)
         H[n, n] = d.sum()
         # It is positive definite (lam/s > 0, box terms > 0): Cholesky, and the equality
@@ -135,14 +139,20 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
             if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
                 break
             _lu_fallbacks[0] += 1
+        lam_s = lam * s
+        zgp = z * g
+        dr_p = d * r_p
 
-        def direction(sigma_mu, corr_q=0.0, corr_lo=0.0, corr_hi=0.0):
-            r_c = lam * s - sigma_mu + corr_q
-            r_lo = lam_lo * alpha - sigma_mu + corr_lo
-            r_hi = lam_hi * Ca - sigma_mu + corr_hi
-            h = d * r_p - r_c / s
+        def direction(sigma_mu, corr_q=None, corr_b=None):
+            r_c = lam_s - sigma_mu
+            rb = zgp - sigma_mu
+            if corr_q is not None:
+                r_c = r_c + corr_q
+                rb = rb + corr_b
+            h = dr_p - r_c * sinv
+            rbg = rb * ginv
             rhs = np.empty(n + 1)
-            rhs[:n] = -r_da - h @ a - r_lo / alpha + r_hi / Ca
+            rhs[:n] = -r_da - h @ a - rbg[:n] + rbg[n:]
             rhs[n] = -r_dt - h.sum()
             if lu is None:
                 x0 = _potrs(fac, rhs, lower=False)[0]
@@ -151,42 +161,40 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
             else:
                 sol = lu_solve(lu, np.append(rhs, -r_eq), check_finite=False)
                 dnu = sol[n + 1]
-            da, dt = sol[:n], sol[n]
+            da, dt = sol[:n], float(sol[n])
             dlam = d * (a @ da + dt) + h
-            ds = (-r_c - s * dlam) / lam
-            dlo = (-r_lo - lam_lo * da) / alpha
-            dhi = (-r_hi + lam_hi * da) / Ca
-            return da, dt, dnu, dlam, ds, dlo, dhi
+            ds = -(r_c + s * dlam) / lam
+            dg = np.concatenate((da, -da))
+            dz = -(rb + z * dg) * ginv
+            return da, dt, dnu, dlam, ds, dz, dg
 
-        V = np.concatenate((s, lam, lam_lo, lam_hi, alpha, Ca))
+        V = np.concatenate((s, lam, z, g))
 
-        def max_step(da, dlam, ds, dlo, dhi, frac):
-            dV = np.concatenate((ds, dlam, dlo, dhi, da, -da))
+        def max_step(dlam, ds, dz, dg, frac):
+            dV = np.concatenate((ds, dlam, dz, dg))
             neg = dV < 0
             if not neg.any():
                 return 1.0
             return min(1.0, frac * float(np.min(V[neg] / -dV[neg])))
 
         # predictor (affine scaling) to choose the centering parameter
-        da, dt, dnu, dlam, ds, dlo, dhi = direction(0.0)
-        st = max_step(da, dlam, ds, dlo, dhi, 1.0)
-        gap_aff = float((lam + st * dlam) @ (s + st * ds) + (lam_lo + st * dlo) @ (alpha + st * da)
-                        + (lam_hi + st * dhi) @ (Ca - st * da))
+        da, dt, dnu, dlam, ds, dz, dg = direction(0.0)
+        st = max_step(dlam, ds, dz, dg, 1.0)
+        gap_aff = float((lam + st * dlam) @ (s + st * ds) + (z + st * dz) @ (g + st * dg))
         sigma = min(1.0, (gap_aff / gap) ** 3)
         # corrector with Mehrotra's second-order term
-        da, dt, dnu, dlam, ds, dlo, dhi = direction(sigma * mu, ds * dlam, da * dlo, -da * dhi)
-        st = max_step(da, dlam, ds, dlo, dhi, 0.99)
+        da, dt, dnu, dlam, ds, dz, dg = direction(sigma * mu, ds * dlam, dg * dz)
+        st = max_step(dlam, ds, dz, dg, 0.99)
         alpha = alpha + st * da
         t = t + st * dt
         nu = nu + st * dnu
         lam = lam + st * dlam
         s = s + st * ds
-        lam_lo = lam_lo + st * dlo
-        lam_hi = lam_hi + st * dhi
+        z = z + st * dz
     Qa = (Q2 @ alpha).reshape(p, n)
     S = alpha.sum() - 0.5 * (Qa @ alpha) + c
     t_feas = float(S.min())  # t is feasible for (7) at alpha (up to y'alpha = 0)
-    gap = float(lam @ s + lam_lo @ alpha + lam_hi @ (C - alpha))
+    gap = float(lam @ s + z @ np.concatenate((alpha, C - alpha)))
     return dict(alpha=alpha, t=t_feas, upper=float(max(t, t_feas) + max(gap, 0.0)),
                 theta=lam / max(lam.sum(), 1e-300), slack=S - t_feas, nit=it,
                 converged=converged, gap=gap)
