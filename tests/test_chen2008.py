@@ -183,3 +183,28 @@ def test_lemma41_runtime_check_restores_wrongly_pruned_kernels():
     u = res.upper[1:]
     assert np.all(np.diff(u) <= 1e-8 * max(1.0, abs(u[0])))
     assert abs(res.objective - ref.objective) <= 2e-6
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rank_one_update_gives_the_same_proxy_kernel_as_eigh(seed):
+    """K* of eq. (9) from the eigendecomposition of K0 and the secular equation of the rank-one
+    update (used inside indefinite_svm) equals the projection by a fresh eigendecomposition."""
+    from robustpapers.chen2008.siqclp import _proxy_kernel_rank_one
+    _, y, K0 = _problem(n=60, seed=seed)
+    K0 = (K0 + K0.T) / 2
+    w0, V0 = np.linalg.eigh(K0)
+    rng = np.random.default_rng(seed)
+    for rho in (0.1, 1.0, 10.0):
+        alpha = rng.uniform(0, 1, y.size) * (rng.uniform(size=y.size) < 0.5)
+        K = _proxy_kernel_rank_one(K0, w0, V0, y, alpha, rho)
+        assert K is not None
+        ref = most_violated_kernel(K0, y, alpha, rho)
+        assert np.max(np.abs(K - ref)) <= 1e-12 * max(1.0, np.abs(ref).max())
+    # a PSD K0: K* = K0 + vv'/(4 rho) itself; a repeated eigenvalue needs deflation: left to eigh
+    Kpsd = np.eye(y.size) + 0.1 * np.ones((y.size, y.size))
+    w, V = np.linalg.eigh(Kpsd)
+    alpha = np.full(y.size, 0.5)
+    assert np.allclose(_proxy_kernel_rank_one(Kpsd, w, V, y, alpha, 1.0), most_violated_kernel(Kpsd, y, alpha, 1.0))
+    Krep = np.diag(np.r_[-1.0, -1.0, np.ones(y.size - 2)])
+    w, V = np.linalg.eigh(Krep)
+    assert _proxy_kernel_rank_one(Krep, w, V, y, alpha, 1.0) is None
