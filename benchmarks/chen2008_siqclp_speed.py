@@ -1,13 +1,17 @@
 """Speed of the chen2008 exchange method (Algorithm 1), side by side in one run.
 
-Measures, on one machine and one BLAS thread:
+Measures, on one machine and one BLAS thread (wall-clock and CPU time of the process; on a shared
+machine the CPU time is what an idle core would take as wall-clock time):
   * Sonar (4:1 split, 166 training points, 0.1 E_hat): time to a gap u+ - l- <= 1e-5, with and
     without pruning, the time split between eigendecompositions (eq. 9) and master problems (eq. 7),
     and the largest localisation set;
   * n = 1000 training points (MNIST 3 vs 5, the USPS substitute, 0.1 E_hat) with pruning.
 Prints a table and writes results/chen2008/benchmarks/siqclp_speed.json.
 
-Usage: OMP_NUM_THREADS=1 python benchmarks/chen2008_siqclp_speed.py [--rho 10] [--max-iter 3000] [--large-iter 300] [--unpruned-iter 400]
+The Sonar run with pruning is repeated (``--repeat``, default 3) and the fastest time is kept, since
+the machine is shared; the repeats must give identical iterates.
+
+Usage: OMP_NUM_THREADS=1 python benchmarks/chen2008_siqclp_speed.py [--rho 10] [--max-iter 3000] [--large-iter 300] [--unpruned-iter 400] [--repeat 3]
 """
 from __future__ import annotations
 
@@ -40,18 +44,25 @@ def kernel(dataset, n_train, seed=0, xi=0.1):
     return K0[np.ix_(tr, tr)], y[tr]
 
 
-def run(label, K, y, rho, prune, max_iter, tol=1e-5):
-    t0 = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        res = indefinite_svm(K, y, 1.0, rho, tol=tol, prune=prune, max_iter=max_iter)
-    wall = time.perf_counter() - t0
+def run(label, K, y, rho, prune, max_iter, tol=1e-5, repeat=1):
+    best = None
+    for _ in range(repeat):  # the fastest of `repeat` identical runs (the machine is shared)
+        t0, c0 = time.perf_counter(), time.process_time()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res = indefinite_svm(K, y, 1.0, rho, tol=tol, prune=prune, max_iter=max_iter)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if best is not None:
+            assert res.nit == best[0].nit and np.array_equal(res.upper, best[0].upper), "runs must be identical"
+        if best is None or wall < best[1]:
+            best = (res, wall, cpu)
+    res, wall, cpu = best
     gap = np.minimum.accumulate(res.upper[1:]) - res.lower[1:]
     hit = lambda lvl: (int(np.flatnonzero(gap <= lvl)[0]) + 1) if np.any(gap <= lvl) else None
     return dict(case=label, n=int(y.size), rho=rho, prune=prune, iterations=int(res.nit),
                 converged=bool(res.success), final_gap=float(gap[-1]), it_gap_1e2=hit(1e-2), it_gap_1e5=hit(1e-5),
-                wall_s=round(wall, 3), eig_s=round(float(res.time_eig), 3), master_s=round(float(res.time_master), 3),
-                max_kernels=int(res.n_kernels.max()))
+                wall_s=round(wall, 3), cpu_s=round(cpu, 3), eig_s=round(float(res.time_eig), 3), master_s=round(float(res.time_master), 3),
+                max_kernels=int(res.n_kernels.max()), repeats=repeat)
 
 
 def main():
@@ -61,6 +72,7 @@ def main():
     ap.add_argument("--large-iter", type=int, default=300)
     ap.add_argument("--unpruned-iter", type=int, default=400)
     ap.add_argument("--skip-unpruned", action="store_true")
+    ap.add_argument("--repeat", type=int, default=3, help="repeats of the Sonar run with pruning (fastest kept)")
     args = ap.parse_args()
     rows = []
     K, y = kernel("sonar", 166)
@@ -68,7 +80,7 @@ def main():
         rows.append(row)
         print(" | ".join(f"{k}={v}" for k, v in row.items()), flush=True)
 
-    add(run("sonar, pruning", K, y, args.rho, True, args.max_iter))
+    add(run("sonar, pruning", K, y, args.rho, True, args.max_iter, repeat=args.repeat))
     if not args.skip_unpruned:
         add(run("sonar, no pruning (capped)", K, y, args.rho, False, min(args.max_iter, args.unpruned_iter)))
     add(run("sonar, pruning, rho=100", K, y, 100.0, True, args.max_iter))
@@ -76,7 +88,7 @@ def main():
     add(run("n=1000 (mnist35), pruning", K, y, args.rho, True, args.large_iter))
     s = rows[0]
     big = rows[-1]
-    summary = dict(sonar_wall_s=float(s["wall_s"]), sonar_converged=str(s["converged"]), sonar_iters=str(s["iterations"]),
+    summary = dict(sonar_wall_s=float(s["wall_s"]), sonar_cpu_s=float(s["cpu_s"]), large_cpu_s=float(big["cpu_s"]), sonar_converged=str(s["converged"]), sonar_iters=str(s["iterations"]),
                    sonar_eig_share=float(s["eig_s"] / s["wall_s"]), sonar_master_share=float(s["master_s"] / s["wall_s"]),
                    sonar_max_kernels=str(s["max_kernels"]), large_wall_s=float(big["wall_s"]),
                    large_iters=str(big["iterations"]), large_gap=float(big["final_gap"]),
