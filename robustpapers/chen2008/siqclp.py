@@ -174,9 +174,9 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     follow from the secular equation (``_proxy_kernel_rank_one``; exact, checked a posteriori, with
     ``numpy.linalg.eigh`` as fallback, counted in ``eig_fallbacks``).
 
-    The master problem is solved by a log-barrier interior-point method on the QCLP (7)
+    The master problem is solved by a primal-dual interior-point method on the QCLP (7)
     (``robustpapers.chen2008.master.solve_master``), warm-started from
-    :math:`\alpha_{i-1}`; its reported value is its certified upper bound ``t + m/tau`` (so
+    :math:`\alpha_{i-1}`; its reported value is its certified upper bound ``t`` plus the complementarity gap (so
     :math:`u_i^+ \ge t^*` holds despite the finite master accuracy).
 
     Parameters
