@@ -4,11 +4,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
-from .guru import _check_iter, _check_Xy
+from .guru import _binary_classes, _check_iter, _check_Xy
 
 __all__ = ["asvc", "asvc_objective", "ASVC"]
 
@@ -66,7 +65,7 @@ def asvc(X, y, delta, C=1.0, *, tol=1e-6, max_iter=50, callback=None, verbose=0,
     for k in range(1, max_iter + 1):
         nw = np.linalg.norm(w)
         shift = -delta * np.outer(y, w / nw) if nw > 0 else 0.0
-        svm = SVC(kernel="linear", C=C, tol=1e-8).fit(X + shift, y)
+        svm = SVC(kernel="linear", C=C, tol=1e-6).fit(X + shift, y)
         w_new, b_new = svm.coef_[0].copy(), float(svm.intercept_[0])
         step = np.linalg.norm(w_new - w)
         w, b = w_new, b_new
@@ -124,10 +123,7 @@ class ASVC(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
-        if type_of_target(y) != "binary" or np.unique(y).size != 2:
-            raise ValueError(f"ASVC needs exactly two classes in y; got {np.unique(y).size} "
-                             f"(only binary classification is supported)")
-        self.classes_ = np.unique(y)
+        self.classes_ = _binary_classes(y, "ASVC")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         res = asvc(X, ys, self.delta, self.C, tol=self.tol, max_iter=self.max_iter)
         self.result_ = res
@@ -144,4 +140,5 @@ class ASVC(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predicted class labels."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]

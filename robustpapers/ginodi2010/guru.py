@@ -8,7 +8,7 @@ from scipy.optimize import minimize
 from scipy.special import ndtr
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import SolverResult, Trace, check_finite_array, check_positive, warn_not_converged
@@ -27,6 +27,18 @@ def _check_Xy(X, y):
     if X.shape[0] == 0:
         raise ValueError("X has no rows")
     return X, y
+
+
+def _binary_classes(y, estimator):
+    """Classes of a two-class target, or ValueError ('Unknown label type', 'one class', 'Only binary ...')."""
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise ValueError(f"{estimator} needs two classes in y; got 1 class")
+    if classes.size > 2:
+        raise ValueError(f"Only binary classification is supported. The type of the target is "
+                         f"{type_of_target(y)}: {estimator} needs exactly two classes in y, got {classes.size}.")
+    return classes
 
 
 def _check_iter(max_iter, tol):
@@ -306,10 +318,7 @@ class GURUClassifier(ClassifierMixin, BaseEstimator):
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
         _check_sigma(self.sigma)
-        if type_of_target(y) != "binary" or np.unique(y).size != 2:
-            raise ValueError(f"GURUClassifier needs exactly two classes in y; got {np.unique(y).size} "
-                             f"(only binary classification is supported; use MultiGURUClassifier)")
-        self.classes_ = np.unique(y)
+        self.classes_ = _binary_classes(y, "GURUClassifier (use MultiGURUClassifier for more classes)")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         if self.solver == "sgd":
             res = guru_sgd(X, ys, self.sigma, eta0=self.eta0, fit_intercept=self.fit_intercept,
@@ -337,4 +346,5 @@ class GURUClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predicted class labels."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]

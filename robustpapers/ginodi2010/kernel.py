@@ -7,11 +7,10 @@ import numpy as np
 from scipy.special import ndtr
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import SolverResult, Trace, check_kernel, check_positive, make_kernel, warn_not_converged
-from .guru import _check_iter
+from .guru import _binary_classes, _check_iter
 from .loss import _check_pm1, _check_sigma, _loss_from_margins
 
 __all__ = ["ken_guru", "kernel_guru_objective", "KernelGURUClassifier"]
@@ -220,10 +219,7 @@ class KernelGURUClassifier(ClassifierMixin, BaseEstimator):
         _check_sigma(self.sigma)
         if self.kernel not in _KERNEL_NAMES:
             raise ValueError(f"unknown kernel {self.kernel!r}; choose one of {list(_KERNEL_NAMES)}")
-        if type_of_target(y) != "binary" or np.unique(y).size != 2:
-            raise ValueError(f"KernelGURUClassifier needs exactly two classes in y; got {np.unique(y).size} "
-                             f"(only binary classification is supported)")
-        self.classes_ = np.unique(y)
+        self.classes_ = _binary_classes(y, "KernelGURUClassifier")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         K = self._kernel(X, X)
         K = (K + K.T) / 2
@@ -243,4 +239,5 @@ class KernelGURUClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Predicted class labels."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]

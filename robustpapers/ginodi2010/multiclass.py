@@ -347,7 +347,7 @@ class MultiGURUClassifier(ClassifierMixin, BaseEstimator):
         _check_sigma(self.sigma)
         self.classes_, yi = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
-            raise ValueError(f"MultiGURUClassifier needs at least two classes in y; got {self.classes_.size}")
+            raise ValueError("MultiGURUClassifier needs at least two classes in y; got 1 class")
         C = self.classes_.size
         if self.variant in ("full", "s2"):
             res = m_guru(X, yi, self.sigma, n_classes=C, variant=self.variant, eta0=self.eta0,
@@ -377,4 +377,5 @@ class MultiGURUClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Class with the largest score (5.1)."""
-        return self.classes_[np.argmax(self._scores(X), axis=1)]
+        scores = self._scores(X)
+        return self.classes_[np.argmax(scores, axis=1)]
