@@ -135,6 +135,7 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
         joblib workers (ignored when ``scheduler`` is given).
     scheduler : str or distributed.Client, optional
         A Dask scheduler address (``"tcp://..."``) or client: tasks then run on that cluster.
+        Defaults to ``$ROBUSTPAPERS_SCHEDULER`` when set (how ``make reproduce`` sends notebooks' sweeps to Dask).
     cache : bool
         Read and write the cache (False computes everything and writes nothing).
     root : path, optional
@@ -155,6 +156,8 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
     for t in tasks:
         _canonical(t)  # raises ValueError on non-serialisable parameters
     root = results_root() if root is None else Path(root)
+    if scheduler is None:
+        scheduler = os.environ.get("ROBUSTPAPERS_SCHEDULER") or None
     records = [load_cached(func, t, paperkey, experiment, version, root) if cache else None for t in tasks]
     todo = [i for i, r in enumerate(records) if r is None]
     if todo:
