@@ -109,7 +109,7 @@ def ken_guru(K, y, sigma, *, eta0=1.0, norm_update="o1", tol=1e-4, max_iter=100,
             t += 1
             eta = eta0 / math.sqrt(t)
             yi = y[i]
-            zeta = float((alpha * y) @ K[:, i])                      # (4.10)
+            zeta = float((alpha * y) @ K[i])       # (4.10); K symmetric: the contiguous row
             u = 1.0 - yi * zeta
             nu = math.sqrt(nu2)
             if nu == 0.0:
