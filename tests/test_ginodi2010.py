@@ -377,3 +377,16 @@ def test_bad_inputs_raise_value_error():
         ken_guru(X @ X.T, y, 1.0, norm_update="fast")
     with pytest.raises(ValueError, match="symmetric"):
         ken_guru(X @ X.T + np.triu(np.ones((len(y), len(y))), 1), y, 1.0)
+
+
+@pytest.mark.parametrize("loss", ["gaussian", "log", "quadratic"])
+def test_general_framework_strong_duality(loss):
+    # (3.31)-(3.32): alpha = f~'(z) at the primal optimum is dual feasible, tight, and sum(alpha) = primal value
+    from robustpapers.ginodi2010 import perspective_fit
+    X, y = _data(18, M=60)
+    r = perspective_fit(X, y, loss, sigma=1.0)
+    assert r.success
+    assert r.dual_value == pytest.approx(r.objective, rel=1e-7)
+    assert abs(r.slack) < 1e-6 * r.objective
+    if loss == "gaussian":
+        assert r.objective == pytest.approx(guru_lbfgs(X, y, 1.0).objective, rel=1e-8)

@@ -19,11 +19,11 @@ __all__ = [
 ]
 from .dual import (
     dual_constraint, dual_from_primal, dual_objective, guru_dual, norm_from_alpha_320, norm_from_alpha_323,
-    recover_w,
+    perspective_fit, recover_w,
 )
 
 __all__ += ["dual_constraint", "dual_from_primal", "dual_objective", "guru_dual", "norm_from_alpha_320",
-            "norm_from_alpha_323", "recover_w"]
+            "norm_from_alpha_323", "perspective_fit", "recover_w"]
 from .kernel import KernelGURUClassifier, ken_guru, kernel_guru_objective
 from .multiclass import MultiGURUClassifier, m_guru, m_guru_lbfgs, multi_guru_objective, multi_robust_loss
 from .asvc import ASVC, asvc, asvc_objective

@@ -10,7 +10,7 @@ from .guru import _check_iter, _check_Xy
 from .loss import _check_sigma, _loss_from_margins, smooth_hinge, smooth_hinge_conjugate
 
 __all__ = ["guru_dual", "dual_objective", "dual_constraint", "dual_from_primal", "recover_w",
-           "norm_from_alpha_320", "norm_from_alpha_323"]
+           "norm_from_alpha_320", "norm_from_alpha_323", "perspective_fit"]
 
 
 def dual_objective(alpha):
@@ -177,3 +177,78 @@ def guru_dual(X, y, sigma, *, tol=1e-10, max_iter=500, alpha0=None, callback=Non
     return SolverResult(alpha.copy(), success=success, nit=res.nit, message=msg, objective=float(alpha.sum()),
                         trace=trace, alpha=alpha, slack=slack, w=w,
                         primal_at_w=float(np.sum(_loss_from_margins(1 - y * (X @ w), sigma * np.linalg.norm(w)))))
+
+
+def _perspective_losses(loss):
+    from scipy.special import expit
+
+    from .loss import log_loss2, log_loss2_conjugate, quadratic_hinge, quadratic_hinge_conjugate
+
+    if loss == "gaussian":
+        return smooth_hinge, ndtr, smooth_hinge_conjugate
+    if loss == "log":
+        return log_loss2, (lambda z: expit(np.asarray(z, float) * np.log(2.0))), log_loss2_conjugate
+    if loss == "quadratic":
+        return quadratic_hinge, (lambda z: np.clip((np.asarray(z, float) + 4.0) / 8.0, 0.0, 1.0)), \
+            quadratic_hinge_conjugate
+    raise ValueError(f"loss must be 'gaussian', 'log' or 'quadratic', got {loss!r}")
+
+
+def perspective_fit(X, y, loss="log", sigma=1.0, *, tol=1e-10, max_iter=5000):
+    r"""The general framework (ginodi2010 eqs. (3.31)-(3.32)): primal of a perspective loss and its dual point.
+
+    Minimises, by L-BFGS,
+
+    .. math::
+
+        \min_w \sum_m \sigma\|w\|\,\tilde f\Big(\frac{1 - y_m w^\top x_m}{\sigma\|w\|}\Big)
+        \qquad (3.31;\ \sigma = 1 \text{ in the thesis})
+
+    for :math:`\tilde f` = the Gaussian smooth hinge (2.15), the log loss :math:`\log_2(1 + 2^z)`
+    (Lemma 8) or the quadratic loss (3.28) (Lemma 9), and returns the dual point
+    :math:`\alpha_m = \tilde f'(z_m)` of (3.32)
+
+    .. math::
+
+        \max_{\alpha\ge0}\sum_m\alpha_m\quad\text{s.t.}\quad
+        \Big\|\sum_m\alpha_m y_m x_m\Big\| \le \sigma\sum_m \tilde f^*(\alpha_m),
+
+    with :math:`\tilde f^*` the concave conjugate (:math:`\varphi(\Phi^{-1})`, :math:`H_2`, :math:`4\alpha(1-\alpha)`).
+    At the optimum the constraint is tight and :math:`\sum_m\alpha_m` equals the primal value.
+
+    Returns
+    -------
+    SolverResult with ``w``, ``objective``, ``alpha``, ``dual_value`` (:math:`\sum\alpha`),
+    ``slack`` (constraint slack), ``grad_norm``.
+    """
+    X, y = _check_Xy(X, y)
+    sigma = _check_sigma(sigma)
+    f, fp, fc = _perspective_losses(loss)
+    M, d = X.shape
+
+    def parts(w):
+        r = sigma * np.linalg.norm(w)
+        z = (1.0 - y * (X @ w)) / r
+        return r, z
+
+    def fun(w):
+        r, z = parts(w)
+        a = fp(z)
+        val = r * np.sum(f(z))
+        g = -X.T @ (y * a) + sigma * (w / np.linalg.norm(w)) * np.sum(f(z) - z * a)
+        return val / M, g / M
+
+    w0 = X.T @ y / M
+    trace = Trace()
+    res = minimize(fun, w0, jac=True, method="L-BFGS-B", options=dict(maxiter=max_iter, gtol=tol, ftol=1e-15),
+                   callback=lambda intermediate_result: trace.record(objective=intermediate_result.fun * M))
+    w = res.x
+    val, g = fun(w)
+    r, z = parts(w)
+    alpha = fp(z)
+    slack = float(sigma * np.sum(fc(alpha)) - np.linalg.norm(X.T @ (alpha * y)))
+    gnorm = float(np.max(np.abs(g)))
+    success = bool(gnorm <= 100 * tol)
+    msg = str(res.message) if success else warn_not_converged("perspective_fit", "max_iter", f"gradient {gnorm:.1e}")
+    return SolverResult(w.copy(), success=success, nit=res.nit, message=msg, objective=val * M, trace=trace, w=w,
+                        alpha=alpha, dual_value=float(alpha.sum()), slack=slack, grad_norm=gnorm)
