@@ -225,4 +225,6 @@ def duality_task(problem, seed, log2_sigma, n):
             "norm_320_from_dual": float(np.linalg.norm(d.w)),
             "w_rel_err_dual": float(np.linalg.norm(d.w - p.w) / nw),
             "norm_320_kkt_maxrel": float(np.max(np.abs(n320 - nw)) / nw),
-            "norm_323_kkt": float(norm_from_alpha_323(a, sigma)), "kkt_dual_value": float(a.sum())}
+            "norm_323_kkt": float(norm_from_alpha_323(a, sigma)), "kkt_dual_value": float(a.sum()),
+            # alphas within 1e-10 of 1: Phi^{-1} loses its digits there and (3.23) becomes ill-conditioned
+            "n_alpha_near_1": int(np.sum(a > 1 - 1e-10))}
