@@ -18,7 +18,8 @@ from .guru import guru_lbfgs, guru_sgd
 from .loss import guru_objective
 
 __all__ = ["load_binary_split", "BINARY_SETS", "binary_table_task", "noise_task", "norm_vs_sigma_task",
-           "adversary_digits_task", "sgd_vs_lbfgs_task", "duality_task", "kernel_table_task", "radial_task"]
+           "adversary_digits_task", "sgd_vs_lbfgs_task", "duality_task", "kernel_table_task", "radial_task",
+           "MULTI_SETS", "load_multi_split", "multi_table_task", "multi_curve_task"]
 
 #: The binary problems of Table 2.1: (source, train, validation, test, scaling).
 BINARY_SETS = {
@@ -291,3 +292,110 @@ def radial_task(seed, log2_sigma, n, eta0, epochs, grid_size):
     return {"X": X.tolist(), "y": y.tolist(), "train_score": (K @ ya).tolist(),
             "grid_score": (kf(G, X) @ ya).reshape(grid_size, grid_size).tolist(),
             "train_acc": _acc(y, K @ ya), "n_pos": int((y > 0).sum()), "n_neg": int((y < 0).sum())}
+
+
+#: The multiclass problems of Table 5.1: (source, train, validation, test, standardise).
+MULTI_SETS = {
+    "toy3": ("toy3", 200, 200, 200, False),
+    "toy4": ("toy4", 200, 200, 200, False),
+    "digits_358": ("mnist5000:3,5,8", 600, 450, None, False),
+    "digits_0to9": ("mnist5000:all", 2000, 1500, 1500, False),
+    "splice3": ("splice", 1000, 1000, 1190, True),
+    "wine": ("wine", 50, 50, 78, True),
+}
+
+
+def load_multi_split(name, seed):
+    """Train / validation / test split of a Table 5.1 problem (labels 0..C-1)."""
+    if name not in MULTI_SETS:
+        raise ValueError(f"unknown problem {name!r}; choose one of {sorted(MULTI_SETS)}")
+    source, ntr, nva, nte, scale = MULTI_SETS[name]
+    rng = np.random.RandomState(seed)
+    if source in ("toy3", "toy4"):
+        X, y = toy_multiclass(ntr + nva + nte, n_classes=int(source[-1]), random_state=rng)
+        idx = np.arange(len(y))
+    else:
+        if source.startswith("mnist5000"):
+            ds = load_dataset("mnist5000")
+            keep = source.split(":")[1]
+            if keep == "all":
+                X, y = ds.X, ds.y
+            else:
+                cls = [int(c) for c in keep.split(",")]
+                mask = np.isin(ds.y, cls)
+                X, y = ds.X[mask], np.searchsorted(cls, ds.y[mask])
+        else:
+            ds = load_dataset(source)
+            X, y = ds.X, ds.y
+        idx = rng.permutation(len(y))
+    tr, va = idx[:ntr], idx[ntr:ntr + nva]
+    te = idx[ntr + nva:] if nte is None else idx[ntr + nva:ntr + nva + nte]
+    Xtr, Xva, Xte = X[tr], X[va], X[te]
+    if scale:
+        sc = StandardScaler().fit(Xtr)
+        Xtr, Xva, Xte = sc.transform(Xtr), sc.transform(Xva), sc.transform(Xte)
+    return Xtr, y[tr], Xva, y[va], Xte, y[te]
+
+
+def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs):
+    """Table 5.2: M-GURU, M-GURU-S^2 and a linear multiclass SVM (scikit-learn SVC, one-vs-one).
+
+    sigma is chosen on validation with the certified L-BFGS optimum of (5.13); both SGD variants
+    (Algorithms 3-4) are then run at that sigma for ``epochs`` epochs.
+    """
+    from .multiclass import m_guru, m_guru_lbfgs
+
+    Xtr, ytr, Xva, yva, Xte, yte = load_multi_split(problem, seed)
+    C = int(max(ytr.max(), yva.max(), yte.max())) + 1
+
+    def acc(W, b, X, y):
+        return float(np.mean(np.argmax(X @ W.T + b, axis=1) == y))
+
+    best = (-1.0, None)
+    gmax = 0.0
+    for k in log2_sigmas:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            r = m_guru_lbfgs(Xtr, ytr, 2.0 ** k, n_classes=C, fit_intercept=True, tol=1e-7, max_iter=3000)
+        v = acc(r.W, r.b, Xva, yva)
+        if v > best[0]:
+            best = (v, (k, r))
+    v, (k, r) = best
+    out = {"sigma": 2.0 ** k, "lbfgs_val": v, "lbfgs_test": acc(r.W, r.b, Xte, yte), "lbfgs_objective": r.objective,
+           "lbfgs_grad_norm": r.grad_norm}
+    for variant in ("full", "s2"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            s = m_guru(Xtr, ytr, 2.0 ** k, n_classes=C, variant=variant, eta0=eta0, fit_intercept=True, tol=1e-6,
+                       max_iter=epochs, random_state=seed)
+        out[f"{variant}_test"] = acc(s.W, s.b, Xte, yte)
+        out[f"{variant}_rel_gap"] = float((s.objective - r.objective) / max(r.objective, 1.0))
+    sbest = (-1.0, None)
+    for c in log4_Cs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            m = SVC(kernel="linear", C=4.0 ** c, max_iter=200000).fit(Xtr, ytr)
+        sv = float(np.mean(m.predict(Xva) == yva))
+        if sv > sbest[0]:
+            sbest = (sv, (c, float(np.mean(m.predict(Xte) == yte))))
+    out.update(svm_val=sbest[0], svm_C=4.0 ** sbest[1][0], svm_test=sbest[1][1], n_train=int(len(ytr)),
+               n_val=int(len(yva)), n_test=int(len(yte)), d=int(Xtr.shape[1]), n_classes=C)
+    return out
+
+
+def multi_curve_task(problem, seed, log2_sigma, eta0, epochs, record_every):
+    """Fig. 5.2: objective (5.13) against the number of updates for M-GURU and M-GURU-S^2, and the optimum."""
+    from .multiclass import m_guru, m_guru_lbfgs
+
+    Xtr, ytr, *_ = load_multi_split(problem, seed)
+    sigma = 2.0 ** log2_sigma
+    ref = m_guru_lbfgs(Xtr, ytr, sigma, fit_intercept=True, tol=1e-9)
+    out = {"optimum": float(ref.objective)}
+    for variant in ("full", "s2"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            s = m_guru(Xtr, ytr, sigma, variant=variant, eta0=eta0, fit_intercept=True, tol=1e-12, max_iter=epochs,
+                       random_state=seed, record_every=record_every)
+        out[f"{variant}_updates"] = [int(u) for u in s.trace["update"]]
+        out[f"{variant}_objective"] = [float(o) for o in s.trace["objective"]]
+    return out
