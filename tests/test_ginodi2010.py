@@ -390,3 +390,30 @@ def test_general_framework_strong_duality(loss):
     assert abs(r.slack) < 1e-6 * r.objective
     if loss == "gaussian":
         assert r.objective == pytest.approx(guru_lbfgs(X, y, 1.0).objective, rel=1e-8)
+
+
+def test_diagonal_adversary_appendix_b():
+    # (B.3): among diagonal covariances with trace <= sigma^2 the worst puts everything on argmax |w_i|,
+    # and the loss is (2.16) with the infinity norm; it lies between the hinge and the full-adversary loss.
+    from robustpapers.ginodi2010 import diagonal_adversary, robust_hinge_loss_diagonal
+    rng = np.random.default_rng(19)
+    X, y = _data(19, M=6)
+    w, sigma = rng.normal(size=3), 0.9
+    S = diagonal_adversary(w, sigma)
+    assert np.trace(S) == pytest.approx(sigma**2) and np.count_nonzero(S) == 1
+    worst = robust_hinge_loss_diagonal(w, X, y, sigma)
+    for m in range(6):
+        u = 1 - y[m] * w @ X[m]
+        ref = quad(lambda n: (u + np.sqrt(w @ S @ w) * n) * np.exp(-n * n / 2) / np.sqrt(2 * np.pi),
+                   -u / np.sqrt(w @ S @ w), np.inf, epsrel=1e-12)[0]
+        assert worst[m] == pytest.approx(ref, rel=1e-8)
+    for _ in range(30):
+        a = rng.dirichlet(np.ones(3)) * sigma**2
+        assert np.all(_loss_diag(w, X, y, a) <= worst + 1e-12)
+    assert np.all(worst <= robust_hinge_loss(w, X, y, sigma) + 1e-15)
+    assert np.all(worst >= np.maximum(1 - y * (X @ w), 0) - 1e-15)
+
+
+def _loss_diag(w, X, y, a):
+    from robustpapers.ginodi2010.loss import _loss_from_margins
+    return _loss_from_margins(1 - y * (X @ w), float(np.sqrt(np.sum(a * w**2))))

@@ -5,14 +5,14 @@ the dual (3.17) with norm recovery (3.20)/(3.23), KEN-GURU (Algorithm 2), M-GURU
 M-GURU-S^2 (Algorithms 3-4) and ASVC (Algorithm 5).
 """
 from .loss import (
-    dual_norm_weight, guru_gradient, guru_objective, log_loss2, log_loss2_conjugate, quadratic_hinge,
+    diagonal_adversary, dual_norm_weight, robust_hinge_loss_diagonal, guru_gradient, guru_objective, log_loss2, log_loss2_conjugate, quadratic_hinge,
     quadratic_hinge_conjugate, robust_hinge_grad, robust_hinge_loss, smooth_hinge, smooth_hinge_conjugate,
     smooth_hinge_prime,
 )
 from .guru import GURUClassifier, guru_lbfgs, guru_sgd
 
 __all__ = [
-    "dual_norm_weight", "guru_gradient", "guru_objective", "log_loss2", "log_loss2_conjugate",
+    "diagonal_adversary", "robust_hinge_loss_diagonal", "dual_norm_weight", "guru_gradient", "guru_objective", "log_loss2", "log_loss2_conjugate",
     "quadratic_hinge", "quadratic_hinge_conjugate", "robust_hinge_grad", "robust_hinge_loss",
     "smooth_hinge", "smooth_hinge_conjugate", "smooth_hinge_prime",
     "GURUClassifier", "guru_lbfgs", "guru_sgd",

@@ -22,7 +22,7 @@ __all__ = [
     "smooth_hinge", "smooth_hinge_prime", "smooth_hinge_conjugate",
     "robust_hinge_loss", "robust_hinge_grad", "guru_objective", "guru_gradient",
     "log_loss2", "log_loss2_conjugate", "quadratic_hinge", "quadratic_hinge_conjugate",
-    "dual_norm_weight",
+    "dual_norm_weight", "diagonal_adversary", "robust_hinge_loss_diagonal",
 ]
 
 _SQRT2 = np.sqrt(2.0)
@@ -301,3 +301,45 @@ def guru_gradient(w, X, y, sigma, b=0.0):
     if nw > 0:
         g = g + sigma * p.sum() * (w / nw)
     return g, float(-(y * P).sum())
+
+
+def diagonal_adversary(w, sigma):
+    r"""The adversary's covariance under a diagonal constraint (ginodi2010 appendix B, (B.3)).
+
+    .. math::
+
+        \Sigma^* = \arg\max_{\Sigma = \operatorname{diag}(a),\ a \ge 0,\ \sum_i a_i \le \sigma^2} w^\top\Sigma w
+        = \sigma^2 e_{i^*}e_{i^*}^\top,\qquad i^* = \arg\max_i w_i^2 ,
+
+    all the noise on the axis with the largest :math:`|w_i|`.
+    """
+    w = check_finite_array(w, "w", ndim=1)
+    sigma = _check_sigma(sigma)
+    S = np.zeros((w.size, w.size))
+    i = int(np.argmax(np.abs(w)))
+    S[i, i] = sigma**2
+    return S
+
+
+def robust_hinge_loss_diagonal(w, X, y, sigma, b=0.0):
+    r"""Per-sample robust expected hinge loss against the diagonal adversary (appendix B).
+
+    .. math::
+
+        \sigma\|w\|_\infty\, f\!\Big(\frac{1 - y_m(w^\top x_m + b)}{\sigma\|w\|_\infty}\Big),
+
+    (2.16) with :math:`\|w\|` replaced by :math:`\|w\|_\infty`, since
+    :math:`w^\top\Sigma^* w = \sigma^2\max_i w_i^2` (B.2)-(B.3).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.ginodi2010 import robust_hinge_loss, robust_hinge_loss_diagonal
+    >>> X, y, w = np.eye(2), np.array([1.0, -1.0]), np.array([1.0, -3.0])
+    >>> bool(np.all(robust_hinge_loss_diagonal(w, X, y, 1.0) <= robust_hinge_loss(w, X, y, 1.0)))
+    True
+    """
+    w, X, y = _check_wXy(w, X, y)
+    sigma = _check_sigma(sigma)
+    u = 1.0 - y * (X @ w + float(b))
+    return _loss_from_margins(u, sigma * float(np.max(np.abs(w), initial=0.0)))
