@@ -19,7 +19,7 @@ from .loss import guru_objective
 
 __all__ = ["load_binary_split", "BINARY_SETS", "binary_table_task", "noise_task", "norm_vs_sigma_task",
            "adversary_digits_task", "sgd_vs_lbfgs_task", "duality_task", "kernel_table_task", "radial_task",
-           "MULTI_SETS", "load_multi_split", "multi_table_task", "multi_curve_task"]
+           "MULTI_SETS", "load_multi_split", "multi_table_task", "multi_curve_task", "asvc_task"]
 
 #: The binary problems of Table 2.1: (source, train, validation, test, scaling).
 BINARY_SETS = {
@@ -399,3 +399,25 @@ def multi_curve_task(problem, seed, log2_sigma, eta0, epochs, record_every):
         out[f"{variant}_updates"] = [int(u) for u in s.trace["update"]]
         out[f"{variant}_objective"] = [float(o) for o in s.trace["objective"]]
     return out
+
+
+def asvc_task(problem, seed, delta, C):
+    """Appendix A: ASVC (Algorithm 5) against the convex optimum of the robust SVM (A.2)/(A.5) (cvxpy, Clarabel)."""
+    import cvxpy as cp
+
+    from .asvc import asvc, asvc_objective
+
+    Xtr, ytr, Xva, yva, Xte, yte = load_binary_split(problem, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        r = asvc(Xtr, ytr, delta, C, tol=1e-6, max_iter=50)
+    w, b = cp.Variable(Xtr.shape[1]), cp.Variable()
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(cp.pos(1 - cp.multiply(ytr, Xtr @ w + b)
+                                                                               + delta * cp.norm(w)))))
+    prob.solve(solver="CLARABEL")
+    wc, bc = np.asarray(w.value), float(b.value)
+    return {"asvc_objective": [float(v) for v in r.trace["objective"]], "asvc_converged": bool(r.success),
+            "asvc_iterations": int(r.nit), "cvx_objective": float(prob.value),
+            "cvx_objective_check": asvc_objective(wc, bc, Xtr, ytr, delta, C),
+            "asvc_test": _acc(yte, Xte @ r.w + r.b), "cvx_test": _acc(yte, Xte @ wc + bc),
+            "asvc_val": _acc(yva, Xva @ r.w + r.b), "cvx_val": _acc(yva, Xva @ wc + bc)}
