@@ -417,3 +417,18 @@ def test_diagonal_adversary_appendix_b():
 def _loss_diag(w, X, y, a):
     from robustpapers.ginodi2010.loss import _loss_from_margins
     return _loss_from_margins(1 - y * (X @ w), float(np.sqrt(np.sum(a * w**2))))
+
+
+def test_multiclass_asvc_delta0_is_crammer_singer_and_robust_is_worse():
+    from sklearn.svm import LinearSVC
+    from robustpapers.ginodi2010 import multiclass_asvc, multiclass_asvc_objective
+    X, y = toy_multiclass(60, n_classes=3, random_state=2)
+    r0 = multiclass_asvc(X, y, 0.0, C=1.0)
+    assert r0.success
+    cs = LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=1.0, tol=1e-8, max_iter=100000).fit(X, y)
+    ref = multiclass_asvc_objective(cs.coef_, X, y, 0.0, 1.0)
+    assert r0.objective <= ref + 1e-6 and r0.objective == pytest.approx(ref, rel=1e-3)
+    r1 = multiclass_asvc(X, y, 0.3, C=1.0)
+    assert r1.objective >= r0.objective - 1e-7
+    # the robust objective at its optimum is below the robust objective of the delta = 0 solution
+    assert r1.objective <= multiclass_asvc_objective(r0.W, X, y, 0.3, 1.0) + 1e-6
