@@ -6,7 +6,6 @@ PY := $(VENV)/bin/python
 JB := $(VENV)/bin/jupyter-book
 STAMP := $(VENV)/.installed
 export PYTHONHASHSEED := 0
-export MPLBACKEND := Agg
 
 .PHONY: help install book pages html test test-unit test-notebooks test-nbval test-book test-html reproduce benchmarks clean
 
@@ -44,7 +43,7 @@ test-notebooks: $(STAMP)
 
 # The committed executed pages still reproduce (outputs compared; images and stderr not).
 test-nbval: $(STAMP)
-	$(PY) -m pytest --nbval book/*.ipynb --nbval-current-env --nbval-sanitize-with nbval_sanitize.cfg \
+	MPLBACKEND=module://matplotlib_inline.backend_inline $(PY) -m pytest --nbval book/*.ipynb --nbval-current-env --nbval-sanitize-with nbval_sanitize.cfg \
 	    -p no:cacheprovider -q -o addopts="" -o testpaths=""
 
 test-book: $(STAMP)

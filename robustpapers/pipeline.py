@@ -153,7 +153,7 @@ def execute_notebook(stem, parameters=None, *, root=None, out_dir=None, results_
     os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
     os.environ["ROBUSTPAPERS_RESULTS"] = str(Path(results_dir) if results_dir else root / "results")
-    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # figures must render as PNG
     os.environ["PYTHONHASHSEED"] = "0"
     with tempfile.TemporaryDirectory(prefix=f".{stem}-", dir=out_dir) as tmp:
         tmp_in, tmp_out = Path(tmp) / "in.ipynb", Path(tmp) / "out.ipynb"
