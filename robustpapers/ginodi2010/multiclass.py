@@ -319,7 +319,10 @@ class MultiGURUClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    coef_ : (C, d); intercept_ : (C,); classes_ : (C,); result_
+    coef_ : ndarray of shape (C, d)
+    intercept_ : ndarray of shape (C,)
+    classes_ : ndarray of shape (C,)
+    result_ : SolverResult
 
     Examples
     --------
