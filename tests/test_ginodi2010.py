@@ -432,3 +432,24 @@ def test_multiclass_asvc_delta0_is_crammer_singer_and_robust_is_worse():
     assert r1.objective >= r0.objective - 1e-7
     # the robust objective at its optimum is below the robust objective of the delta = 0 solution
     assert r1.objective <= multiclass_asvc_objective(r0.W, X, y, 0.3, 1.0) + 1e-6
+
+
+def test_table_2_1_splits_are_disjoint_and_sized():
+    from robustpapers.ginodi2010.experiments import BINARY_SETS, load_binary_split
+    for name in ["ionosphere", "diabetes", "splice_1v2"]:
+        Xtr, ytr, Xva, yva, Xte, yte = load_binary_split(name, 0)
+        _, ntr, nva, nte, _ = BINARY_SETS[name]
+        assert (len(ytr), len(yva)) == (ntr, nva) and (nte is None or len(yte) == nte)
+        assert set(np.unique(ytr)) == {-1.0, 1.0}
+        np.testing.assert_allclose(Xtr.mean(0), 0, atol=1e-10)             # standardised on the training part
+        # a partition of (a subset of) the data: raw rows of the three parts are distinct draws of the data set
+        parts = load_binary_split(name, 0, standardize=False)
+        rows = np.vstack([parts[0], parts[2], parts[4]])
+        from robustpapers.ginodi2010.experiments import _raw
+        Xall, _ = _raw(BINARY_SETS[name][0], None, None)
+        assert len(rows) <= len(Xall)
+        if len(rows) == len(Xall):
+            np.testing.assert_array_equal(np.unique(rows, axis=0, return_counts=True)[1].sum(), len(Xall))
+            np.testing.assert_array_equal(np.sort(rows, axis=0), np.sort(Xall, axis=0))
+    with pytest.raises(ValueError, match="unknown problem"):
+        load_binary_split("usps", 0)
