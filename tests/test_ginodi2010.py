@@ -453,3 +453,20 @@ def test_table_2_1_splits_are_disjoint_and_sized():
             np.testing.assert_array_equal(np.sort(rows, axis=0), np.sort(Xall, axis=0))
     with pytest.raises(ValueError, match="unknown problem"):
         load_binary_split("usps", 0)
+
+
+def test_kernel_lbfgs_matches_linear_guru_and_bounds_ken_guru():
+    from robustpapers.core import rbf_kernel
+    from robustpapers.ginodi2010 import kernel_guru_lbfgs
+    X, y = _data(20, M=50)
+    kl = kernel_guru_lbfgs(X @ X.T, y, 0.8)
+    gl = guru_lbfgs(X, y, 0.8)
+    assert kl.objective == pytest.approx(gl.objective, rel=1e-7)        # the linear kernel is the linear problem
+    np.testing.assert_allclose(X.T @ (kl.alpha * y), gl.w, rtol=1e-4, atol=1e-5)
+    K = rbf_kernel(X, gamma=0.3)
+    ref = kernel_guru_lbfgs(K, y, 0.5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        sgd = ken_guru(K, y, 0.5, eta0=1.0, max_iter=150, tol=1e-8, random_state=0)
+    assert sgd.objective >= ref.objective - 1e-8
+    assert (sgd.objective - ref.objective) / ref.objective < 0.05
