@@ -19,9 +19,6 @@ EXEMPT = {
     "check_positive_only_tag_during_fit": "a centred kernel matrix is not PSD (rejected with ValueError)",
     # builds kernels from float32 data: rounding makes lambda_min ~ -1e-6 relative, beyond PSD_TOL
     "check_estimators_dtypes": "float32 kernels fail the PSD check at PSD_TOL = 1e-8",
-    # pass a raw (n, d) feature matrix to fit although the estimator is pairwise: a kernel must be square
-    "check_fit2d_predict1d": "fits on a non-square (n, d) matrix; a precomputed kernel must be square",
-    "check_fit2d_1sample": "fits on a non-square (1, d) matrix; a precomputed kernel must be square",
 }
 
 

@@ -47,7 +47,7 @@ def project_positive_lp_ball(v, p=2):
     Closed form for p = 2 (clip, then rescale: 000 §5.3), p = 1 (projection on the simplex
     when :math:`\|v_+\|_1 > 1`) and p = inf (clip to [0, 1]); for other p the KKT system
     :math:`x_l + \mu p x_l^{p-1} = v_l` is solved by bisection on :math:`\mu` with a
-    vectorised Newton solve per coordinate.
+    vectorised Newton solve per coordinate (Brent's method on :math:`\mu`).
 
     Examples
     --------
@@ -71,25 +71,30 @@ def project_positive_lp_ball(v, p=2):
     if np.sum(vp**p) <= 1.0:
         return vp
 
+    from scipy.optimize import brentq
+
+    state = {"x": vp.copy()}
+
     def solve(mu):
-        x = vp / (1.0 + mu * p * np.maximum(vp, 1e-300) ** (p - 2)) if p < 2 else vp.copy()
-        for _ in range(50):
+        # x_l + mu p x_l^(p-1) = v_l, vectorised Newton (monotone in x_l), warm-started
+        x = np.clip(state["x"], 0.0, vp)
+        for _ in range(100):
             xs = np.maximum(x, 1e-300)
             h = x + mu * p * xs ** (p - 1) - vp
             dh = 1.0 + mu * p * (p - 1) * xs ** (p - 2)
-            x = np.clip(x - h / dh, 0.0, vp)
+            x_new = np.clip(x - h / dh, 0.0, vp)
+            if np.max(np.abs(x_new - x)) <= 1e-15 * max(1.0, float(vp.max())):
+                x = x_new
+                break
+            x = x_new
+        state["x"] = x
         return x
 
-    lo, hi = 0.0, 1.0
+    hi = 1.0
     while np.sum(solve(hi) ** p) > 1.0:
-        hi *= 2.0
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if np.sum(solve(mid) ** p) > 1.0:
-            lo = mid
-        else:
-            hi = mid
-    return solve(hi)
+        hi *= 4.0
+    mu = brentq(lambda m: float(np.sum(solve(m) ** p)) - 1.0, 0.0, hi, xtol=1e-15, rtol=1e-13)
+    return solve(mu)
 
 
 def svm_set_linear_max(g, y, C):
