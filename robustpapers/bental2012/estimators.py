@@ -49,7 +49,7 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
     >>> import numpy as np
     >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [3.0, 1.0], [4.0, 0.5]]); y = np.array([0, 0, 1, 1])
     >>> K = X @ X.T + np.eye(4)
-    >>> clf = USSVMClassifier(C=1.0, kappa=0.5, solver="socp").fit(np.stack([K, K, 2 * K]), y)
+    >>> clf = USSVMClassifier(C=1.0, kappa=0.1, solver="socp").fit(np.stack([K, K, 2 * K]), y)
     >>> clf.predict(np.stack([K, K, 2 * K])).tolist()
     [0, 0, 1, 1]
     """
