@@ -272,3 +272,28 @@ def test_bad_inputs(solver):
         solver(Kb, Ks, np.where(y > 0, 1.0, 0.0), 1.0, 0.5)
     with pytest.raises(ValueError, match="C must be"):
         solver(Kb, Ks, y, 0.0, 0.5)
+
+
+# --- §5.4: FSS on the chance-constrained minimax (23) against the SOCP (22) -------------------------
+
+def test_fss_on_23_equals_socp_22():
+    from robustpapers.bental2012 import chance_fss, chance_socp
+
+    rng = np.random.default_rng(16)
+    n = 15
+    X = rng.standard_normal((n, 30))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    y[:2] = [1.0, -1.0]
+    Kb = X @ X.T / 30 + 0.05 * np.eye(n)
+    B = rng.uniform(0, 0.3, (n, 4))
+    beta = B @ B.T + 0.05 * np.eye(n)  # nonnegative entries, positive definite
+    socp = chance_socp(Kb, beta, y, 1.0, 1.0)
+    fss = chance_fss(Kb, beta, y, 1.0, 1.0, tol=1e-6)
+    assert socp.success and fss.success
+    assert fss.objective == pytest.approx(socp.objective, rel=1e-5)
+    assert fss.objective - 1e-7 <= socp.objective <= fss.objective + fss.gap + 1e-7
+    # zeta stays feasible: zeta >= 0 and zeta' beta^-1 zeta <= kappa^2 / 4
+    z = fss.zeta
+    assert np.all(z >= 0) and z @ np.linalg.solve(beta, z) <= 0.25 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="nonnegative"):
+        chance_fss(Kb, beta - 1.0, y, 1.0, 1.0)

@@ -31,3 +31,6 @@ from .ussvm import project_restricted_lp_ball, project_simplex, project_svm_set_
 
 __all__ += ["USSVMClassifier", "evaluate_prediction_rules", "nominal_decision", "sampled_decisions",
             "project_restricted_lp_ball", "project_simplex", "project_svm_set_ball"]
+from .chance import chance_fss, chance_objective, chance_socp, project_orthant_ellipsoid
+
+__all__ += ["chance_fss", "chance_objective", "chance_socp", "project_orthant_ellipsoid"]
