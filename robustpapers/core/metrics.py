@@ -24,14 +24,14 @@ def sign_labels(f):
 
 def nominal_error(y, f_nominal):
     """Fraction of points whose nominal decision value has the wrong sign (f = 0 counts as an error)."""
-    y = check_binary_labels(y)
+    y = check_binary_labels(y, require_both=False)
     f = check_finite_array(f_nominal, "f_nominal", ndim=1)
     return float(np.mean(sign_labels(f) != y))
 
 
 def majority_error(y, F_samples):
     """MajorityErr: the majority vote over the R rows of ``F_samples`` (R, m) is wrong (a tie counts as an error)."""
-    y = check_binary_labels(y)
+    y = check_binary_labels(y, require_both=False)
     F = check_finite_array(F_samples, "F_samples", ndim=2)
     vote = sign_labels(sign_labels(F).sum(axis=0))
     return float(np.mean(vote != y))
@@ -39,7 +39,7 @@ def majority_error(y, F_samples):
 
 def robust_error(y, F_samples):
     """RobustErr: at least one of the R sampled decision values (rows of ``F_samples``) is wrong."""
-    y = check_binary_labels(y)
+    y = check_binary_labels(y, require_both=False)
     F = check_finite_array(F_samples, "F_samples", ndim=2)
     return float(np.mean(np.any(sign_labels(F) != y[None, :], axis=0)))
 

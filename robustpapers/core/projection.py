@@ -58,7 +58,7 @@ def project_svm_set(v, y, C):
     True
     """
     v = check_finite_array(v, name="v", ndim=1)
-    y = check_binary_labels(y)
+    y = check_binary_labels(y, require_both=False)
     if v.shape != y.shape:
         raise ValueError(f"v and y must have the same shape, got {v.shape} and {y.shape}")
     C = check_positive(C, "C")

@@ -24,6 +24,7 @@ class Trace:
         self.columns = {"objective": [], "gap": [], "time": []}
 
     def record(self, objective=np.nan, gap=np.nan, **extra):
+        """Append one iteration: objective, gap (or certificate), elapsed time and any extra columns."""
         self.columns["objective"].append(float(objective))
         self.columns["gap"].append(float(gap))
         self.columns["time"].append(time.perf_counter() - self._t0)
@@ -42,6 +43,7 @@ class Trace:
         return np.asarray(self.columns[key])
 
     def as_dict(self):
+        """The columns as a dict of arrays."""
         return {k: np.asarray(v) for k, v in self.columns.items()}
 
     def __repr__(self):

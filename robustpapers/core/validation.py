@@ -31,10 +31,11 @@ def check_finite_array(X, name="X", ndim=None, dtype=float):
     return arr
 
 
-def check_binary_labels(y, name="y"):
+def check_binary_labels(y, name="y", require_both=True):
     """Return labels as a float array of +-1.
 
-    Labels must be finite and take exactly the values -1 and +1 (both present).
+    Labels must be finite and take values in {-1, +1}; with ``require_both``
+    (training data) both classes must be present.
     """
     y = np.asarray(y)
     if y.ndim != 1:
@@ -48,7 +49,7 @@ def check_binary_labels(y, name="y"):
     values = set(np.unique(yf).tolist())
     if not values <= {-1.0, 1.0}:
         raise ValueError(f"{name} must take values in {{-1, +1}}, got {sorted(values)}")
-    if len(values) != 2:
+    if require_both and len(values) != 2:
         raise ValueError(f"{name} must contain both classes -1 and +1, got {sorted(values)}")
     return yf
 

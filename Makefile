@@ -1,0 +1,64 @@
+# robustpapers — the commands of README.md. Everything runs inside .venv (created if absent).
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+JB := $(VENV)/bin/jupyter-book
+STAMP := $(VENV)/.installed
+export PYTHONHASHSEED := 0
+
+.PHONY: help install book pages html test test-unit test-notebooks test-nbval test-book test-html reproduce benchmarks clean
+
+help:
+	@echo "make book       execute every notebook (quick scale, or cached paper scale) into book/ and build _build/html"
+	@echo "make test       everything CI checks (unit tests, fresh notebook runs, nbval, strict book build, browser check)"
+	@echo "make reproduce  recompute every sweep at paper scale (hours; DASK_SCHEDULER=tcp://... to use a cluster)"
+	@echo "make benchmarks run the speed benchmarks in benchmarks/"
+
+$(STAMP): pyproject.toml requirements-lock.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade "pip>=24"
+	$(PY) -m pip install --quiet -r requirements-lock.txt
+	$(PY) -m pip install --quiet --no-deps -e ".[book,test,structures]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+pages: $(STAMP)
+	$(PY) -m robustpapers run --all
+
+html: $(STAMP)
+	$(JB) build . -W -n --keep-going
+
+book: pages html
+
+test: test-unit test-notebooks test-nbval test-book test-html
+
+test-unit: $(STAMP)
+	$(PY) -m pytest tests -m "not slow" -q
+
+# Every notebook from scratch at scale="quick", in a temporary folder with an empty cache.
+test-notebooks: $(STAMP)
+	$(PY) -m pytest tests/test_notebooks.py -q
+
+# The committed executed pages still reproduce (outputs compared; images and stderr not).
+test-nbval: $(STAMP)
+	MPLBACKEND=module://matplotlib_inline.backend_inline $(PY) -m pytest --nbval book/*.ipynb --nbval-current-env --nbval-sanitize-with nbval_sanitize.cfg \
+	    -p no:cacheprovider -q -o addopts="" -o testpaths=""
+
+test-book: $(STAMP)
+	rm -rf _build/html
+	$(JB) build . -W -n --keep-going
+
+test-html: $(STAMP)
+	$(PY) -m pytest tests/test_book_html.py -q -m slow
+
+reproduce: $(STAMP)
+	$(PY) -m robustpapers reproduce $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER))
+	$(MAKE) html
+
+benchmarks: $(STAMP)
+	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf _build .pytest_cache

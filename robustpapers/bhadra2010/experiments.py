@@ -1,0 +1,215 @@
+"""Task functions of the bhadra2010 experiments (003 §5.1), run through ``robustpapers.runner.run_sweep``.
+
+Every task regenerates its data set from its seed, so each is independent and cacheable:
+
+* :func:`robustness_task` — Fig. 1 and Fig. 2 (RobustErr against kappa on a train/test split);
+* :func:`bound_task` — Fig. 3 (effective epsilon of the chance constraint against epsilon);
+* :func:`table1_task` — Table 1 (one cross-validation fold, all classifiers over the (C, eps) grid).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import prediction_errors
+from ..runner import derive_seed
+from .data import make_synthetic_kernel_data, sample_kernels, support_and_moments
+from .solvers import rsvm, rsvm_constraint_value, rsvm_decision_function
+from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
+
+__all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
+           "robustness_task", "bound_task", "table1_task", "qn_starts_task", "kappa_finite_support_any"]
+
+#: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
+CLASSIFIERS = {
+    "RSVM_QP": ("fs", "qp"), "RSVM_SOCP": ("fs", "socp"), "RSVM_QN": ("fs", "qn"),
+    "RSVMg_QP": ("g", "qp"), "RSVMg_SOCP": ("g", "socp"), "RSVMg_QN": ("g", "qn"),
+    "SVM": (None, "qp"),
+}
+
+
+def kappa_finite_support_any(eps):
+    """sqrt(2 log(1/eps)) for any eps in (0, 1] (003 Fig. 3 plots eps up to 1 for the finite-support bound)."""
+    return float(np.sqrt(2.0 * np.log(1.0 / eps)))
+
+
+#: Largest input dimension of the synthetic mixtures (000 §7.1.1 uses 100; see the notebook's Deviations).
+D_MAX = 4
+
+
+def prepare_dataset(dataset, noise, n_per_class, n_samples, seed, iid=False, scale_factor=0.25):
+    """One synthetic data set of 003 §5.1 with its sampled kernels and estimated uncertainty.
+
+    Returns a dict with ``y``, ``K`` (the nominal kernel = the mean), ``scale`` (l), ``Ks`` (samples),
+    ``a``, ``b``, ``sigma`` (estimated as in 003 §5.1; pooled over all entries when ``iid``).
+    """
+    data = make_synthetic_kernel_data(n_per_class, noise, scale_factor=scale_factor,
+                                      random_state=derive_seed(seed, "data", dataset), d_max=D_MAX)
+    scale = data.scale
+    if iid:  # one l for every entry: i.i.d. noise (003 Theorem 5, Fig. 2)
+        scale = np.full_like(scale, scale_factor * float(np.median(np.abs(data.K))) / 2)
+    Ks = sample_kernels(data.K, scale, noise, n_samples, random_state=derive_seed(seed, "kernels", dataset))
+    est = support_and_moments(Ks, data.K)
+    if iid:
+        Z = Ks - data.K[None]
+        est["a"] = np.full_like(data.K, min(Z.min(), 0.0))
+        est["b"] = np.full_like(data.K, max(Z.max(), 0.0))
+        est["sigma"] = np.full_like(data.K, float(np.sqrt(np.mean(Z**2))))
+    return {"y": data.y, "K": data.K, "scale": scale, "Ks": Ks, "a": est["a"], "b": est["b"],
+            "sigma": est["sigma"], "noise": noise}
+
+
+def _betas(prep, idx, iid):
+    ix = np.ix_(idx, idx)
+    if iid:
+        return (float(beta_from_support(prep["a"][0, 0], prep["b"][0, 0])),
+                float(beta_from_sigma(prep["sigma"][0, 0])))
+    return beta_from_support(prep["a"][ix], prep["b"][ix]), beta_from_sigma(prep["sigma"][ix])
+
+
+def fit_classifier(name, K, y, beta_fs, beta_g, kappa_fs, kappa_g, C, n_starts, seed):
+    """Train one of :data:`CLASSIFIERS`; the paper's §5.1 approximations of beta for QP and SOCP.
+
+    QP uses the principal rank-one approximation (exact for i.i.d. scalar beta), SOCP the nearest PSD
+    matrix, QN the beta itself; the nominal SVM is RSVM with kappa = 0. All use the bias rule of 003 §3.
+    """
+    family, method = CLASSIFIERS[name]
+    if family is None:
+        beta, kappa = 0.0, 0.0
+    elif family == "fs":
+        beta, kappa = beta_fs, kappa_fs
+    else:
+        beta, kappa = beta_g, kappa_g
+    approx = None
+    if np.ndim(beta) == 2:
+        approx = {"qp": "principal", "socp": "psd", "qn": None}[method]
+    return rsvm(K, y, C, beta, kappa, method=method, beta_approx=approx, n_starts=n_starts,
+                random_state=seed)
+
+
+def errors_on_samples(y, K_mean, K_samples, alpha, y_train, b):
+    """MajErr (18), RobustErr (19) and NomErr (20) in %, plus the nominal-kernel error, via the core metrics."""
+    f = rsvm_decision_function(K_mean, y_train, alpha, b)
+    F = rsvm_decision_function(K_samples, y_train, alpha, b)
+    e = prediction_errors(y, f, F)
+    ne_samples = float(np.mean(np.sign(F) != y[None, :]))
+    return {"ME": 100 * e["ME"], "RE": 100 * e["RE"], "NE": 100 * ne_samples, "NE_mean": 100 * e["NE"]}
+
+
+def _split(y, frac, seed):
+    rng = np.random.default_rng(seed)
+    tr = []
+    for cls in (-1.0, 1.0):
+        idx = np.flatnonzero(y == cls)
+        rng.shuffle(idx)
+        tr.extend(idx[: int(round(frac * idx.size))])
+    tr = np.sort(np.array(tr))
+    te = np.setdiff1d(np.arange(y.size), tr)
+    return tr, te
+
+
+def robustness_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, methods, seed, iid=False):
+    """003 Fig. 1 (``iid=False``) / Fig. 2 (``iid=True``): errors of each classifier at one kappa.
+
+    A data set is split half/half (stratified) into training and test points; each classifier is
+    trained on the mean training kernel with the same ``kappa`` for both families (the figures'
+    x-axis) and scored on the ``n_samples`` sampled test-versus-training kernels.
+    """
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed, iid=iid)
+    y = prep["y"]
+    tr, te = _split(y, 0.5, derive_seed(seed, "split", dataset))
+    beta_fs, beta_g = _betas(prep, tr, iid)
+    Ktr = prep["K"][np.ix_(tr, tr)]
+    out = {}
+    for name in methods:
+        res = fit_classifier(name, Ktr, y[tr], beta_fs, beta_g, kappa, kappa, C, n_starts,
+                             derive_seed(seed, "qn", dataset, name))
+        errs = errors_on_samples(y[te], prep["K"][np.ix_(te, tr)], prep["Ks"][:, te][:, :, tr],
+                                 res.alpha, y[tr], res.b)
+        for k, v in errs.items():
+            out[f"{k}_{name}"] = v
+    return out
+
+
+def bound_task(dataset, noise, eps, C, n_per_class, n_samples, n_eval, n_starts, methods, seed):
+    """003 Fig. 3: effective epsilon = fraction of fresh sampled kernels with alpha'Y K^s Y alpha > t.
+
+    Each classifier is trained on the whole data set at level ``eps``; ``t`` is the left side of the
+    eq. (15) constraint at the returned alpha, with the family's (estimated) beta and kappa. RSVM^(g)
+    needs eps < 0.5 (kappa >= 0) and is skipped above. ``n_eval`` fresh kernels with independent
+    entries are drawn from the generating distribution.
+    """
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y, K = prep["y"], prep["K"]
+    idx = np.arange(y.size)
+    beta_fs, beta_g = _betas(prep, idx, False)
+    kfs = kappa_finite_support_any(eps)
+    kg = kappa_gaussian(eps) if eps < 0.5 else None
+    out = {}
+    fits = {}
+    for name in methods:
+        family, _ = CLASSIFIERS[name]
+        if family == "g" and kg is None:
+            continue
+        res = fit_classifier(name, K, y, beta_fs, beta_g, kfs, kg, C, n_starts,
+                             derive_seed(seed, "qn", dataset, name, eps))
+        beta, kappa = (beta_fs, kfs) if family == "fs" else (beta_g, kg)
+        fits[name] = (y * res.alpha, rsvm_constraint_value(K, y, beta, kappa, res.alpha))
+    # fresh kernels, drawn in chunks from one generator (the same draws as one big sample, less memory)
+    rng = np.random.default_rng(derive_seed(seed, "eval", dataset, eps))
+    exceed = {name: 0 for name in fits}
+    done = 0
+    while done < n_eval:
+        m = min(100, n_eval - done)
+        Ke = sample_kernels(K, prep["scale"], noise, m, random_state=rng)
+        for name, (ya, t) in fits.items():
+            exceed[name] += int(np.sum(np.einsum("i,sij,j->s", ya, Ke, ya) > t))
+        done += m
+    for name in fits:
+        out[f"eps_eff_{name}"] = exceed[name] / n_eval
+    return out
+
+
+def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples, n_starts, methods, seed):
+    """003 Table 1, one fold: ME/RE/NE (%) of each classifier at every (C, eps) of the grid.
+
+    Folds are stratified; returns keys ``"<metric>|<classifier>|<C>|<eps>"`` (eps is ignored by the SVM,
+    which is reported under eps = 0).
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y = prep["y"]
+    skf = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=derive_seed(seed, "folds", dataset) % 2**31)
+    tr, te = list(skf.split(np.zeros(y.size), y))[fold]
+    beta_fs, beta_g = _betas(prep, tr, False)
+    Ktr = prep["K"][np.ix_(tr, tr)]
+    Kte, Kste = prep["K"][np.ix_(te, tr)], prep["Ks"][:, te][:, :, tr]
+    out = {}
+    for name in methods:
+        family, _ = CLASSIFIERS[name]
+        for C in Cs:
+            for eps in ([0.0] if family is None else epss):
+                kfs = kappa_finite_support_any(eps) if eps > 0 else 0.0
+                kg = kappa_gaussian(eps) if eps > 0 else 0.0
+                res = fit_classifier(name, Ktr, y[tr], beta_fs, beta_g, kfs, kg, C, n_starts,
+                                     derive_seed(seed, "qn", dataset, name, fold, C, eps))
+                for k, v in errors_on_samples(y[te], Kte, Kste, res.alpha, y[tr], res.b).items():
+                    out[f"{k}|{name}|{C}|{eps}"] = v
+    return out
+
+
+def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, seed):
+    """Spread of RSVM_QN's start objectives on the finite-support beta of one data set (003 §3, local optima).
+
+    Returns the per-start objectives of eq. (15) with the true beta (non-convex when beta is not PSD),
+    the smallest eigenvalue of beta relative to its largest, and the SOCP optimum on beta's PSD part.
+    """
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y, K = prep["y"], prep["K"]
+    beta_fs, _ = _betas(prep, np.arange(y.size), False)
+    kappa = kappa_finite_support_any(eps)
+    qn = rsvm(K, y, C, beta_fs, kappa, method="qn", n_starts=n_starts, random_state=derive_seed(seed, "qnst", dataset))
+    soc = rsvm(K, y, C, beta_fs, kappa, method="socp", beta_approx="psd")
+    w = np.linalg.eigvalsh(beta_fs)
+    return {"start_objectives": qn.start_objectives.tolist(), "qn_objective": qn.objective,
+            "socp_objective_psd_part": soc.objective, "beta_min_eig_rel": float(w[0] / w[-1])}

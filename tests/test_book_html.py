@@ -1,0 +1,118 @@
+"""The built HTML book, opened in headless Chromium (Debian's `chromium`, driven by playwright).
+
+Every page loads, every equation is typeset by MathJax (no raw TeX, no MathJax error), every
+image loads, and no internal link or anchor is broken. Run after `jupyter-book build`.
+"""
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+pytestmark = pytest.mark.slow
+
+
+def _pages():
+    if not (HTML / "book" / "intro.html").exists():
+        pytest.fail(f"no built book at {HTML}: run `jupyter-book build . -W -n --keep-going` first")
+    return sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def server():
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(HTML))
+
+    class Quiet(handler.func):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(HTML)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM:
+        pytest.fail("Debian's chromium is required (apt-get install chromium); .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+_ids_cache = {}
+
+
+def _ids(path):
+    if path not in _ids_cache:
+        text = path.read_text(errors="replace")
+        _ids_cache[path] = set(re.findall(r'\bid="([^"]+)"', text)) | set(re.findall(r'\bname="([^"]+)"', text))
+    return _ids_cache[path]
+
+
+def test_pages_render(server, browser):
+    pages = _pages()
+    assert "book/intro.html" in pages
+    problems = []
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for rel in pages:
+        errors.clear()
+        resp = page.goto(urljoin(server, rel), wait_until="load")
+        if resp is None or resp.status != 200:
+            problems.append(f"{rel}: HTTP {None if resp is None else resp.status}")
+            continue
+        has_math = page.evaluate("document.querySelectorAll('.math').length") > 0
+        if has_math:
+            page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
+            page.evaluate("MathJax.startup.promise")
+            stats = page.evaluate("""() => {
+                const maths = Array.from(document.querySelectorAll('.math'));
+                const raw = maths.filter(m => !m.querySelector('mjx-container')).map(m => m.textContent.slice(0, 80));
+                return {n: maths.length, raw: raw, errors: document.querySelectorAll('mjx-merror').length};
+            }""")
+            if stats["raw"]:
+                problems.append(f"{rel}: {len(stats['raw'])} of {stats['n']} equations not typeset, e.g. {stats['raw'][:2]}")
+            if stats["errors"]:
+                problems.append(f"{rel}: {stats['errors']} MathJax errors")
+        text = page.inner_text("article") if page.query_selector("article") else page.inner_text("body")
+        for pattern in (r"\\begin\{", r"\$\$", r"\\frac\{"):
+            if re.search(pattern, text) and not has_math:
+                problems.append(f"{rel}: raw TeX {pattern!r} in the text")
+        page.wait_for_load_state("networkidle")
+        broken = page.evaluate("""() => Array.from(document.images)
+            .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))""")
+        if broken:
+            problems.append(f"{rel}: images that did not load: {broken}")
+        if errors:
+            problems.append(f"{rel}: JavaScript errors: {errors[:3]}")
+        hrefs = page.evaluate("Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href'))")
+        for href in hrefs:
+            url = urlparse(href)
+            if url.scheme in ("http", "https", "mailto") or href.startswith("javascript:"):
+                continue
+            target = (HTML / rel).parent / unquote(url.path) if url.path else HTML / rel
+            target = target.resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                problems.append(f"{rel}: broken link {href}")
+            elif url.fragment and target.suffix == ".html" and unquote(url.fragment) not in _ids(target):
+                problems.append(f"{rel}: broken anchor {href}")
+    page.close()
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,93 @@
+"""The sweep runner: cache keying, provenance, no silent reuse, joblib and Dask agree."""
+import json
+
+import numpy as np
+import pytest
+
+from robustpapers.bental2012.perturbed_kernel_demo import perturbed_kernel_task
+from robustpapers.runner import derive_seed, grid, load_cached, provenance_summary, run_sweep, task_key
+
+CALLS = []
+
+
+def square_task(x, seed):
+    CALLS.append((x, seed))
+    return {"y": float(x) ** 2 + np.random.default_rng(seed).normal() * 0, "seed_used": seed}
+
+
+def square_task_v2(x, seed):
+    return {"y": float(x) ** 3, "seed_used": seed}
+
+
+def test_grid_and_seeds():
+    g = grid(a=[1, 2], b=["x", "y", "z"])
+    assert len(g) == 6 and g[0] == {"a": 1, "b": "x"} and g[-1] == {"a": 2, "b": "z"}
+    assert derive_seed(0, "eta", 1) == derive_seed(0, "eta", 1) != derive_seed(0, "eta", 2)
+    assert 0 <= derive_seed(5) < 2**32
+    with pytest.raises(ValueError, match="must be a list"):
+        grid(a=3)
+
+
+def test_cache_keying_and_provenance(tmp_path):
+    CALLS.clear()
+    tasks = grid(x=[1, 2, 3], seed=[7])
+    df = run_sweep(square_task, tasks, paperkey="demo", experiment="sq", version=1, root=tmp_path)
+    assert df.y.tolist() == [1.0, 4.0, 9.0] and not df.cached.any() and len(CALLS) == 3
+    df2 = run_sweep(square_task, tasks, paperkey="demo", experiment="sq", version=1, root=tmp_path)
+    assert df2.cached.all() and len(CALLS) == 3 and df2.y.tolist() == df.y.tolist()
+    # Different parameters, version or function never reuse a stored result.
+    run_sweep(square_task, grid(x=[1], seed=[8]), paperkey="demo", experiment="sq", version=1, root=tmp_path)
+    assert len(CALLS) == 4
+    run_sweep(square_task, tasks[:1], paperkey="demo", experiment="sq", version=2, root=tmp_path)
+    assert len(CALLS) == 5
+    df3 = run_sweep(square_task_v2, tasks[:1], paperkey="demo", experiment="sq", version=1, root=tmp_path)
+    assert df3.y.tolist() == [1.0] and not df3.cached.any()
+    assert task_key(square_task, {"x": 1, "seed": 7}, 1) != task_key(square_task, {"x": 1.5, "seed": 7}, 1)
+    # Provenance stored with each result.
+    prov = provenance_summary("demo", "sq", root=tmp_path)
+    assert {"func", "version", "package_version", "git_commit", "seed", "wall_time", "date"} <= set(prov.columns)
+    rec = load_cached(square_task, tasks[1], "demo", "sq", 1, root=tmp_path)
+    assert rec["params"] == {"seed": 7, "x": 2} and rec["provenance"]["seed"] == 7
+
+
+def test_tampered_record_is_not_reused(tmp_path):
+    CALLS.clear()
+    tasks = grid(x=[4], seed=[1])
+    run_sweep(square_task, tasks, paperkey="demo", experiment="t", root=tmp_path)
+    path = next((tmp_path / "demo" / "t").glob("*.json"))
+    rec = json.loads(path.read_text())
+    rec["params"]["x"] = 5          # a record whose stored parameters differ from its key
+    path.write_text(json.dumps(rec))
+    df = run_sweep(square_task, tasks, paperkey="demo", experiment="t", root=tmp_path)
+    assert not df.cached.any() and df.y.tolist() == [16.0] and len(CALLS) == 2
+
+
+def test_bad_input_writes_nothing(tmp_path):
+    with pytest.raises(ValueError, match="not JSON-serialisable"):
+        run_sweep(square_task, [{"x": object(), "seed": 1}], paperkey="demo", experiment="bad", root=tmp_path)
+    with pytest.raises(ValueError, match="callable"):
+        run_sweep(3, [{"x": 1}], paperkey="demo", experiment="bad", root=tmp_path)
+    assert not (tmp_path / "demo").exists()
+
+
+def test_no_cache_writes_nothing(tmp_path):
+    df = run_sweep(square_task, grid(x=[2], seed=[0]), paperkey="demo", experiment="nc", root=tmp_path, cache=False)
+    assert df.y.tolist() == [4.0] and not (tmp_path / "demo").exists()
+
+
+def test_dask_local_cluster_matches_joblib(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    tasks = grid(dataset=["sonar"], fold=[0, 1], n_folds=[3], kappa=[0.0, 5.0], L=[5], R=[10], C=[1.0], seed=[0])
+    local = run_sweep(perturbed_kernel_task, tasks, paperkey="demo", experiment="joblib", root=tmp_path,
+                      n_jobs=2, cache=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        remote = run_sweep(perturbed_kernel_task, tasks, paperkey="demo", experiment="dask", root=tmp_path,
+                           scheduler=client)
+        # An address works as well as a client.
+        by_address = run_sweep(perturbed_kernel_task, tasks[:1], paperkey="demo", experiment="dask2",
+                               root=tmp_path, scheduler=cluster.scheduler_address, cache=False)
+    cols = ["NE", "ME", "RE", "unstable"]
+    assert np.array_equal(local[cols].to_numpy(), remote[cols].to_numpy())
+    assert np.array_equal(local[cols].to_numpy()[:1], by_address[cols].to_numpy())
+    assert len(list((tmp_path / "demo" / "dask").glob("*.json"))) == len(tasks)
