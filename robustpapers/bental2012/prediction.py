@@ -74,6 +74,6 @@ def evaluate_prediction_rules(K_test_stack, y_test, y_train, alpha, b, kappa, R=
     ...                           random_state=0)
     {'NE': 0.0, 'ME': 0.0, 'RE': 0.0}
     """
-    y_test = check_binary_labels(y_test, "y_test")
+    y_test = check_binary_labels(y_test, "y_test", require_both=False)
     f_nom, F, _ = sampled_decisions(K_test_stack, y_train, alpha, b, kappa, R=R, p=p, random_state=random_state)
     return prediction_errors(y_test, f_nom, F)
