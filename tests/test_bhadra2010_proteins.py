@@ -187,3 +187,22 @@ def test_bad_inputs(problem):
     with pytest.raises(ValueError, match="method"):
         table2_task(seed=0, family=0, rep=0, n_families=3, n_members=2, length=8, L=1, l=3, sigma=4.0,
                     Cs=[1.0], epss=[0.1], n_starts=1, methods=("nope",))
+
+
+def test_socp_equals_qp_when_beta_has_one_positive_eigenvalue(problem):
+    # beta has a zero diagonal on the analog (normalised kernel: trace 0, so never PSD); when such a hollow
+    # matrix has a single positive eigenvalue, its PSD part (RSVM_SOCP's approximation) is its principal
+    # rank-one part (RSVM_QP's), and the two rows of Table 2 coincide
+    from robustpapers.bhadra2010 import rsvm
+    from robustpapers.bhadra2010.protein_experiments import beta_diagnostics
+
+    _, _, y, kern = problem
+    train, _ = loo_split(kern, 0)
+    yt = np.delete(y, 0).astype(float)
+    diag = beta_diagnostics(train["K_bar"], train["a"], train["b"])
+    assert diag["neg_eig_share"] == pytest.approx(0.5)  # trace 0: negative and positive mass equal
+    m = yt.size
+    beta = 0.01 * (np.ones((m, m)) - np.eye(m))  # hollow, eigenvalues 0.01 (m - 1) and -0.01
+    qp = rsvm(train["K_bar"], yt, 10.0, beta, 1.5, method="qp", beta_approx="principal")
+    socp = rsvm(train["K_bar"], yt, 10.0, beta, 1.5, method="socp", beta_approx="psd")
+    np.testing.assert_allclose(socp.alpha, qp.alpha, atol=1e-4 * 10.0)

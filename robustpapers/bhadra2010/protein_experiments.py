@@ -40,7 +40,7 @@ from . import beta_from_support, kappa_finite_support, principal_rank_one, robus
 
 __all__ = [
     "TABLE2_METHODS", "RSVM_METHODS", "problem_kernels", "loo_split", "fit_decisions", "loo_decisions",
-    "f1_score_pos", "table2_scores", "beta_diagnostics", "table2_task",
+    "f1_score_pos", "table2_scores", "beta_diagnostics", "table2_task", "kappa_zero_task",
 ]
 
 #: Table 2's rows (003 §5.2) in the order of the paper, plus ``MI_copies``.
@@ -272,15 +272,18 @@ def table2_scores(y, F):
 def beta_diagnostics(K_bar, a, b):
     r"""How far the problem's :math:`\beta` is from the assumptions of RSVM_QP (rank one) and RSVM_SOCP (PSD).
 
-    Returns ``rank_one_rel_err`` :math:`= \|\beta - \lambda_1 v_1v_1^\top\|_F / \|\beta\|_F` and
-    ``neg_eig_share`` = the share of :math:`\sum|\lambda_r|` carried by negative eigenvalues.
+    Returns ``rank_one_rel_err`` :math:`= \|\beta - \lambda_1 v_1v_1^\top\|_F / \|\beta\|_F`,
+    ``neg_eig_share`` = the share of :math:`\sum|\lambda_r|` carried by negative eigenvalues and
+    ``n_positive_eigs`` (with one, the PSD part used by RSVM_SOCP is the principal rank-one part used by
+    RSVM_QP, and the two coincide).
     """
     beta = _support_beta(K_bar, a, b)
     w = np.linalg.eigvalsh(beta)
     bvec = principal_rank_one(beta)
     nrm = max(float(np.linalg.norm(beta)), 1e-300)
     return {"rank_one_rel_err": float(np.linalg.norm(beta - np.outer(bvec, bvec)) / nrm),
-            "neg_eig_share": float(-w[w < 0].sum() / max(np.abs(w).sum(), 1e-300))}
+            "neg_eig_share": float(-w[w < 0].sum() / max(np.abs(w).sum(), 1e-300)),
+            "n_positive_eigs": int(np.sum(w > 1e-10 * max(np.abs(w).max(), 1e-300)))}
 
 
 def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, Cs, epss, n_starts,
@@ -308,3 +311,19 @@ def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, C
                 records.append(dict(method=method, C=float(C), eps=eps, **table2_scores(y, F)))
     return dict(records=records, n=int(y.size), y=y.tolist(), index=idx.tolist(),
                 **beta_diagnostics(kern["K_bar"], kern["a"], kern["b"]))
+
+
+def kappa_zero_task(seed, family, n_families, n_members, length, L, l, sigma, C, n_starts):
+    """003 §5.1.2 on one problem of Table 2: at kappa = 0 every RSVM row is SVM_M. Returns, for each RSVM
+    row, the largest LOO decision difference from SVM_M and whether all predicted signs agree."""
+    data = make_structure_families(n_families=n_families, n_members=n_members, length=length, random_state=seed)
+    idx, y = data.one_vs_rest(family, random_state=derive_seed(seed, "negatives", family, 0))
+    kern = problem_kernels([data.coords[i] for i in idx], data.resolution[idx], L, seed=seed, index=idx,
+                           l=l, sigma=sigma)
+    ref = loo_decisions("SVM_M", kern, y, C)
+    out = {}
+    for method in RSVM_METHODS:
+        F = loo_decisions(method, kern, y, C, None, n_starts=n_starts, seed=derive_seed(seed, "k0", method))
+        out[method] = dict(max_abs_diff=float(np.abs(F - ref).max()),
+                           same_signs=bool(np.array_equal(np.sign(F), np.sign(ref))))
+    return out
