@@ -275,7 +275,7 @@ def beta_diagnostics(K_bar, a, b):
     Returns ``rank_one_rel_err`` :math:`= \|\beta - \lambda_1 v_1v_1^\top\|_F / \|\beta\|_F`,
     ``neg_eig_share`` = the share of :math:`\sum|\lambda_r|` carried by negative eigenvalues and
     ``n_positive_eigs`` (with one, the PSD part used by RSVM_SOCP is the principal rank-one part used by
-    RSVM_QP, and the two coincide).
+    RSVM_QP, and the two coincide) and ``principal_psd_share`` :math:`= \lambda_1 / \sum_{\lambda_r>0}\lambda_r`.
     """
     beta = _support_beta(K_bar, a, b)
     w = np.linalg.eigvalsh(beta)
@@ -283,7 +283,8 @@ def beta_diagnostics(K_bar, a, b):
     nrm = max(float(np.linalg.norm(beta)), 1e-300)
     return {"rank_one_rel_err": float(np.linalg.norm(beta - np.outer(bvec, bvec)) / nrm),
             "neg_eig_share": float(-w[w < 0].sum() / max(np.abs(w).sum(), 1e-300)),
-            "n_positive_eigs": int(np.sum(w > 1e-10 * max(np.abs(w).max(), 1e-300)))}
+            "n_positive_eigs": int(np.sum(w > 1e-10 * max(np.abs(w).max(), 1e-300))),
+            "principal_psd_share": float(w[-1] / max(w[w > 0].sum(), 1e-300))}
 
 
 def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, Cs, epss, n_starts,
