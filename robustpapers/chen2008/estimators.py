@@ -1,0 +1,165 @@
+"""A scikit-learn classifier for (possibly indefinite) kernels: chen2008's Indefinite SVM and its baselines."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.svm import SVC
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..core import ConvergenceWarning, check_positive, make_kernel, svm_dual
+from .kernels import transform_kernel
+from .siqclp import indefinite_svm
+
+__all__ = ["IndefiniteSVC", "METHODS"]
+
+#: Methods of chen2008 Table 1.
+METHODS = ("siqclp", "denoise", "flip", "shift", "svm")
+
+
+class IndefiniteSVC(ClassifierMixin, BaseEstimator):
+    r"""SVM classifier on a possibly indefinite kernel (chen2008).
+
+    ``method="siqclp"`` trains the Indefinite SVM of chen2008 eq. (2),
+
+    .. math::
+
+        \max_{0\le\alpha\le C,\ y^\top\alpha=0}\ \min_{K\succeq 0}\
+        \alpha^\top e - \tfrac12\alpha^\top YKY\alpha + \rho\|K-K_0\|_F^2 ,
+
+    by :func:`~robustpapers.chen2008.indefinite_svm` (Algorithm 1 with pruning);
+    ``"denoise"``, ``"flip"``, ``"shift"`` train the SVM (1) on the transformed kernel
+    (:func:`~robustpapers.chen2008.transform_kernel`); ``"svm"`` hands :math:`K_0` itself to
+    LIBSVM (scikit-learn's ``SVC(kernel="precomputed")``), whose SMO solver, when the
+    curvature :math:`K_{ii}+K_{jj}-2K_{ij}` of a working pair is not positive, replaces it by
+    a small positive constant (Fan, Chen & Lin 2005), so it returns a stationary point of the
+    non-concave dual, not a global optimum.
+
+    **Test-time rule** (the paper states none; the proxy kernel lives on the training points
+    only): every method predicts with the rows of the given similarity :math:`K_0(x, x_i)`
+    between a test point and the training points,
+    :math:`f(x) = \sum_i y_i\alpha_i K_0(x, x_i) + b`, with its own ``alpha`` and ``b``.
+
+    Parameters
+    ----------
+    method : {"siqclp", "denoise", "flip", "shift", "svm"}
+    kernel : "precomputed", "rbf", "linear", "poly" or callable
+        With "precomputed", ``fit`` takes the (n, n) training kernel and ``predict`` the
+        (m, n) kernel between test and training points.
+    C : float > 0
+    rho : float > 0
+        Weight of the proxy-kernel penalty (siqclp only).
+    gamma : float or None
+        Width of the "rbf"/"poly" kernel (None: 1 / n_features).
+    tol, max_iter, prune :
+        Passed to :func:`~robustpapers.chen2008.indefinite_svm`.
+
+    Attributes
+    ----------
+    classes_ : array (2,)
+    alpha_ : array (n,)
+    intercept_ : float
+    kernel_ : array (n, n), the training kernel the SVM used (the proxy kernel for siqclp).
+    result_ : SolverResult or None (siqclp only)
+    n_iter_ : int, exchange iterations (siqclp), LIBSVM iterations (svm) or 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([0, 0, 1, 1])
+    >>> clf = IndefiniteSVC(method="flip", kernel="rbf", gamma=0.5).fit(X, y)
+    >>> clf.predict(X).tolist()
+    [0, 0, 1, 1]
+    """
+
+    def __init__(self, method="siqclp", kernel="rbf", C=1.0, rho=1.0, gamma=None, tol=1e-5,
+                 max_iter=2000, prune=True):
+        self.method = method
+        self.kernel = kernel
+        self.C = C
+        self.rho = rho
+        self.gamma = gamma
+        self.tol = tol
+        self.max_iter = max_iter
+        self.prune = prune
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _kernel_fn(self):
+        if callable(self.kernel):
+            return self.kernel
+        if self.kernel in ("rbf", "poly", "polynomial"):
+            return make_kernel(self.kernel, gamma=self.gamma)
+        if self.kernel == "linear":
+            return make_kernel("linear")
+        raise ValueError(f"kernel must be 'precomputed', 'rbf', 'linear', 'poly' or callable, got {self.kernel!r}")
+
+    def fit(self, X, y):
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        C = check_positive(self.C, "C")
+        X, y = validate_data(self, X, y, dtype=float)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError("IndefiniteSVC needs two classes in y; got one class only")
+        y_type = type_of_target(y, input_name="y", raise_unknown=True)
+        if y_type != "binary":
+            raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
+        self.classes_ = classes
+        yy = np.where(y == classes[1], 1.0, -1.0)
+        if self.kernel == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"precomputed training kernel must be square, got shape {X.shape}")
+            K0 = X
+            self.X_fit_ = None
+        else:
+            K0 = self._kernel_fn()(X, X)
+            self.X_fit_ = X
+        K0 = (K0 + K0.T) / 2
+        self.result_ = None
+        if self.method == "siqclp":
+            rho = check_positive(self.rho, "rho")
+            res = indefinite_svm(K0, yy, C, rho, tol=self.tol, prune=self.prune, max_iter=self.max_iter)
+            self.alpha_, self.intercept_, self.kernel_ = res.alpha, float(res.b), res.K
+            self.result_ = res
+            self.n_iter_ = int(res.nit)
+        elif self.method == "svm":
+            clf = SVC(kernel="precomputed", C=C, tol=1e-7)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                clf.fit(K0, yy)
+            alpha = np.zeros(yy.size)
+            alpha[clf.support_] = np.abs(clf.dual_coef_[0])
+            self.alpha_, self.intercept_, self.kernel_ = alpha, float(clf.intercept_[0]), K0
+            self.n_iter_ = int(np.sum(clf.n_iter_))
+        else:
+            K = transform_kernel(K0, self.method)
+            sol = svm_dual(K, yy, C)
+            self.alpha_, self.intercept_, self.kernel_ = sol.alpha, float(sol.b), K
+            self.n_iter_ = 1
+        self.dual_coef_ = self.alpha_ * yy
+        return self
+
+    def decision_function(self, X):
+        """Decision values :math:`\\sum_i y_i\\alpha_i K_0(x, x_i) + b` (positive: ``classes_[1]``)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=float, reset=False)
+        if self.kernel == "precomputed":
+            if X.shape[1] != self.dual_coef_.size:
+                raise ValueError(f"precomputed test kernel must have {self.dual_coef_.size} columns, got {X.shape[1]}")
+            Kt = X
+        else:
+            Kt = self._kernel_fn()(X, self.X_fit_)
+        return Kt @ self.dual_coef_ + self.intercept_
+
+    def predict(self, X):
+        """Predicted classes: ``classes_[1]`` where the decision value is positive."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]

@@ -1,0 +1,201 @@
+"""Extensions of 004 section 4: multiclass (20), convex-hull sets (Table 1), constraint sampling
+(Theorem 3, Calafiore and Campi)."""
+from __future__ import annotations
+
+import math
+
+import cvxpy as cp
+import numpy as np
+from scipy import sparse
+
+from ..core import SolverResult, check_finite_array, check_positive
+from ._validate import _check_factors, _check_gamma
+from .classification import _solve
+
+__all__ = ["robust_multiclass_svm", "vertex_svm", "calafiore_campi_n", "sample_ellipsoid"]
+
+
+def robust_multiclass_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200,
+                          verbose=False):
+    r"""Robust multiclass classifier, 004 eq. (20).
+
+    .. math::
+
+        \min_{w_1..w_k,\xi}\ \tfrac12\sum_{c}\|w_c\|^2 + C\sum_i\xi_i\quad\text{s.t.}\quad
+        \langle w_{y_i} - w_c, \bar x_i\rangle \ge 1 - \xi_i + \gamma_i\|\Sigma_i^{1/2}(w_{y_i} - w_c)\|
+        \ \ (c \ne y_i),\quad \xi_i\ge 0 .
+
+    One cone per pattern and rival class (:math:`k-1` per pattern). The paper prints
+    :math:`\Sigma_i^{-1/2}` in (20b); Lemma 2 and (10) give :math:`\Sigma_i^{1/2}`, used here. As in
+    (19)-(20) there is no bias (append a constant feature for one). Predict with
+    :math:`\arg\max_c \langle w_c, x\rangle`.
+
+    Parameters
+    ----------
+    X : ndarray (n, d)
+    y : ndarray (n,) of integers 0..k-1 (every class present)
+    Sigmas, gamma, factors, C, tol, max_iter, verbose
+        As in :func:`robust_svm`.
+
+    Returns
+    -------
+    SolverResult
+        ``W`` (k, d), ``xi``, ``objective``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[2.0, 0, 1], [0, 2.0, 1], [-2.0, -2.0, 1]]); y = np.array([0, 1, 2])
+    >>> res = robust_multiclass_svm(X, y, C=10.0)
+    >>> np.argmax(X @ res.W.T, axis=1).tolist()
+    [0, 1, 2]
+    """
+    X = check_finite_array(X, name="X", ndim=2)
+    y = np.asarray(y)
+    n, d = X.shape
+    if y.shape != (n,):
+        raise ValueError(f"y must have shape ({n},), got {y.shape}")
+    if not np.issubdtype(y.dtype, np.integer) or y.min() < 0:
+        raise ValueError("y must hold integer class indices 0..k-1")
+    k = int(y.max()) + 1
+    if k < 2 or len(np.unique(y)) != k:
+        raise ValueError(f"y must contain every class 0..{k - 1} and at least 2 classes")
+    C = check_positive(C, "C")
+    g = _check_gamma(gamma, n)
+    F = _check_factors(Sigmas, factors, n, d)
+    Wv = cp.Variable((k, d))
+    xi = cp.Variable(n, nonneg=True)
+    onehot = np.eye(k)[y]
+    cons = []
+    for c in range(k):
+        R = np.flatnonzero(y != c)
+        Dm = onehot[R] @ Wv - np.ones((len(R), 1)) @ Wv[c:c + 1, :]  # rows w_{y_i} - w_c
+        margin = cp.sum(cp.multiply(Dm, X[R]), axis=1) - 1 + xi[R]
+        U = [j for j, i in enumerate(R) if F[i].shape[1] > 0 and g[i] > 0]
+        if U:
+            r = max(F[R[j]].shape[1] for j in U)
+            blocks = []
+            for j in U:
+                Lt = F[R[j]].T
+                blocks.append(sparse.vstack([sparse.csr_matrix(Lt), sparse.csr_matrix((r - Lt.shape[0], d))]))
+            B = sparse.block_diag(blocks, format="csr")
+            t = cp.Variable(len(U))
+            sel = sparse.csr_matrix((np.ones(len(U)), (np.arange(len(U)), U)), shape=(len(U), len(R)))
+            Z = cp.reshape(B @ cp.vec(sel @ Dm, order="C"), (r, len(U)), order="F")
+            cons.append(cp.SOC(t, Z, axis=0))
+            P = sparse.csr_matrix((g[R[U]], (U, np.arange(len(U)))), shape=(len(R), len(U)))
+            cons.append(margin - P @ t >= 0)
+        else:
+            cons.append(margin >= 0)
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(Wv) + C * cp.sum(xi)), cons)
+    ok, status, nit, solve_time = _solve(prob, "robust_multiclass_svm", tol, max_iter, verbose)
+    W = np.asarray(Wv.value, dtype=float)
+    return SolverResult(x=W.ravel(), W=W, xi=np.maximum(xi.value, 0), objective=float(prob.value), success=ok,
+                        status=0 if ok else 1, solver_status=status, nit=nit, message=f"Clarabel: {status}",
+                        solve_time=solve_time)
+
+
+def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
+    r"""Soft-margin SVM whose i-th pattern is a set of points: convex hulls (004 Table 1) and
+    constraint sampling (004 eq. 23 and section 4.3).
+
+    .. math::
+
+        \min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i\xi_i\quad\text{s.t.}\quad
+        y_i(\langle w, x_{ij}\rangle + b) \ge 1 - \xi_i\ \ (1\le j\le m_i),\ \xi_i\ge 0 .
+
+    By linearity the constraint holds on :math:`\mathrm{co}\{x_{ij}\}_j` iff it holds at the
+    vertices; with :math:`x_{ij}` sampled from a set :math:`S_i` this is the sampled problem whose
+    size Theorem 3 (:func:`calafiore_campi_n`) controls. A quadratic program.
+
+    Parameters
+    ----------
+    V : sequence of ndarray (m_i, d)
+        Generators (vertices or samples) of each pattern's set.
+    y : ndarray (n,) in {-1, +1}
+    C : float
+    tol, max_iter, verbose : Clarabel settings.
+
+    Returns
+    -------
+    SolverResult
+        ``w``, ``b``, ``xi``, ``objective``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> V = [np.array([[1.0, 0.0], [2.0, 1.0]]), np.array([[-1.0, 0.0], [-2.0, 0.5]])]
+    >>> res = vertex_svm(V, np.array([1.0, -1.0]), C=10.0)
+    >>> bool(np.all(np.concatenate([V[0] @ res.w + res.b, -(V[1] @ res.w + res.b)]) >= 1 - 1e-6))
+    True
+    """
+    from ..core import check_binary_labels
+
+    y = check_binary_labels(y)
+    if len(V) != len(y):
+        raise ValueError(f"V must have one set per label ({len(y)}), got {len(V)}")
+    V = [check_finite_array(v, name=f"V[{i}]", ndim=2) for i, v in enumerate(V)]
+    d = V[0].shape[1]
+    if any(v.shape[1] != d or v.shape[0] == 0 for v in V):
+        raise ValueError(f"every V[i] must be a non-empty (m_i, {d}) array")
+    C = check_positive(C, "C")
+    P = np.concatenate(V)
+    owner = np.repeat(np.arange(len(V)), [len(v) for v in V])
+    w, b, xi = cp.Variable(d), cp.Variable(), cp.Variable(len(y), nonneg=True)
+    cons = [cp.multiply(y[owner], P @ w + b) >= 1 - xi[owner]]
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(xi)), cons)
+    ok, status, nit, solve_time = _solve(prob, "vertex_svm", tol, max_iter, verbose)
+    wv = np.asarray(w.value, dtype=float)
+    return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
+                        objective=float(prob.value), success=ok, status=0 if ok else 1, solver_status=status,
+                        nit=nit, message=f"Clarabel: {status}", solve_time=solve_time)
+
+
+def calafiore_campi_n(epsilon, beta, d):
+    r"""Sample size of Theorem 3 (Calafiore and Campi), 004 section 4.3.
+
+    .. math:: N \ge 2\big[d\,\epsilon^{-1}\log\epsilon^{-1} + \epsilon^{-1}\log\beta^{-1} + d\big]
+
+    guarantees :math:`\Pr\{V(\theta_N) \le \epsilon\} \ge 1 - \beta` for the solution
+    :math:`\theta_N \in \mathbb R^d` of the sampled problem (23). Returns the smallest such integer.
+
+    Parameters
+    ----------
+    epsilon, beta : float in (0, 1)
+    d : int >= 1
+        Number of decision variables.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> calafiore_campi_n(0.1, 0.01, 3)
+    237
+    """
+    for name, v in (("epsilon", epsilon), ("beta", beta)):
+        if not (isinstance(v, (int, float)) and 0 < v < 1):
+            raise ValueError(f"{name} must lie in (0, 1), got {v!r}")
+    if not (isinstance(d, (int, np.integer)) and d >= 1):
+        raise ValueError(f"d must be a positive integer, got {d!r}")
+    return int(math.ceil(2 * (d / epsilon * math.log(1 / epsilon) + math.log(1 / beta) / epsilon + d)))
+
+
+def sample_ellipsoid(mean, factor, gamma, size, random_state=None):
+    r"""Points uniform in :math:`\mathcal E(\bar x, LL^\top, \gamma) = \{\bar x + \gamma L u: \|u\|\le 1\}`
+    (004 eq. 16), for constraint sampling.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = sample_ellipsoid(np.zeros(2), np.eye(2), 2.0, 100, random_state=0)
+    >>> bool(np.all(np.linalg.norm(P, axis=1) <= 2.0))
+    True
+    """
+    rng = np.random.default_rng(random_state)
+    L = np.atleast_2d(np.asarray(factor, dtype=float))
+    r = L.shape[1]
+    z = rng.standard_normal((int(size), r))
+    u = z / np.linalg.norm(z, axis=1, keepdims=True) * rng.uniform(size=(int(size), 1)) ** (1.0 / r)
+    return np.asarray(mean, dtype=float) + gamma * u @ L.T

@@ -1,0 +1,185 @@
+"""Property tests of the chen2008 chapter: the exchange method for SVMs with indefinite kernels."""
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from robustpapers.core import ConvergenceWarning, is_psd, svm_dual
+from robustpapers.chen2008 import (
+    IndefiniteSVC, indefinite_svm, most_violated_kernel, perturbed_gaussian_kernel, siqclp_objective,
+    solve_master, spectrum_stats, transform_kernel,
+)
+
+
+def _problem(n=24, xi=0.3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
+    K0 = perturbed_gaussian_kernel(X, gamma=0.5, xi=xi, random_state=seed)
+    return X, y, K0
+
+
+def test_most_violated_kernel_minimises_S_against_cvxpy():
+    """Eq. (9) is the minimiser over PSD matrices of S(alpha, .) (eq. (8)), as a generic SDP finds."""
+    _, y, K0 = _problem(n=6)
+    assert not is_psd(K0)
+    rng = np.random.default_rng(1)
+    alpha = rng.uniform(0, 1, y.size)
+    rho = 0.7
+    Kstar = most_violated_kernel(K0, y, alpha, rho)
+    K = cp.Variable((6, 6), PSD=True)
+    v = y * alpha
+    prob = cp.Problem(cp.Minimize(rho * cp.sum_squares(K - K0) - 0.5 * v @ K @ v))
+    prob.solve(solver="SCS", eps=1e-10, max_iters=200000)
+    s_star = siqclp_objective(alpha, Kstar, K0, y, rho)
+    s_cvx = siqclp_objective(alpha, K.value, K0, y, rho)
+    assert s_star <= s_cvx + 1e-6
+    assert abs(s_star - (prob.value + alpha.sum())) <= 1e-5 * max(1, abs(s_star))
+    assert np.allclose(Kstar, K.value, atol=1e-4)
+    assert is_psd(Kstar)
+
+
+def test_master_problem_matches_cvxpy_and_mkl_form():
+    """The IPM solves the QCLP (7); its multipliers are MKL weights (Theorem 5.1, eq. (27))."""
+    _, y, K0 = _problem(n=20)
+    rho, C = 0.5, 1.0
+    rng = np.random.default_rng(3)
+    Ks = [most_violated_kernel(K0, y, rng.uniform(0, C, y.size), rho) for _ in range(3)]
+    Q = np.stack([np.outer(y, y) * K for K in Ks])
+    c = np.array([rho * np.sum((K - K0) ** 2) for K in Ks])
+    ms = solve_master(Q, c, y, C)
+    a, t = cp.Variable(y.size), cp.Variable()
+    cons = [a >= 0, a <= C, y @ a == 0] + [
+        t <= cp.sum(a) - 0.5 * cp.quad_form(a, cp.psd_wrap(Q[i])) + c[i] for i in range(3)]
+    prob = cp.Problem(cp.Maximize(t), cons)
+    prob.solve(solver="CLARABEL")
+    assert ms["converged"]
+    assert abs(ms["t"] - prob.value) <= 1e-6 * max(1, abs(prob.value))
+    assert ms["t"] <= ms["upper"] + 1e-12
+    theta = ms["theta"]
+    assert abs(theta.sum() - 1) < 1e-8 and np.all(theta >= 0)
+    # eq. (27): for the optimal theta, max_alpha sum_i theta_i S(alpha, K_i) equals the value of (7)
+    Ktheta = sum(th * K for th, K in zip(theta, Ks))
+    sol = svm_dual(Ktheta, y, C, tol=1e-10)
+    J = sol.alpha.sum() - 0.5 * (y * sol.alpha) @ Ktheta @ (y * sol.alpha) + theta @ c
+    assert abs(J - prob.value) <= 1e-4 * max(1, abs(prob.value))
+
+
+@pytest.mark.parametrize("prune", [False, True])
+def test_bounds_are_monotone_and_ordered(prune):
+    """Theorem 4.1 and Lemma 4.1: u+ non-increasing, l- non-decreasing, l- <= u+ at every iteration."""
+    _, y, K0 = _problem()
+    res = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=prune, max_iter=500)
+    assert res.success
+    u, l = res.upper[1:], res.lower[1:]
+    scale = max(1.0, abs(u[0]))
+    assert np.all(np.diff(u) <= 1e-9 * scale)
+    assert np.all(np.diff(l) >= 0)
+    assert np.all(l <= u + 1e-9 * scale)
+    assert u.min() - res.lower[-1] <= 1e-6
+    assert res.lemma41_ok
+    # the returned pair is a certificate: min_K S(alpha, K) = S(alpha, K*(alpha)) = objective
+    Kc = most_violated_kernel(K0, y, res.alpha, 2.0)
+    assert abs(siqclp_objective(res.alpha, Kc, K0, y, 2.0) - res.objective) <= 1e-9 * scale
+    assert np.allclose(Kc, res.K)
+
+
+def test_pruned_and_unpruned_reach_the_same_optimum():
+    _, y, K0 = _problem(n=30, seed=2)
+    a = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, prune=False, max_iter=800)
+    b = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, prune=True, max_iter=800)
+    assert a.success and b.success
+    assert abs(a.objective - b.objective) <= 2e-6
+    assert b.n_kernels.max() <= a.n_kernels.max()
+    # any PSD kernel's SVM value bounds t* from above: max_alpha S(alpha, K) >= t*
+    sol = svm_dual(b.K, y, 1.0, tol=1e-10)
+    assert siqclp_objective(sol.alpha, b.K, K0, y, 1.0) >= b.objective - 1e-6
+
+
+def test_psd_kernel_with_large_rho_is_the_plain_svm():
+    """On a PSD K0, rho -> infinity pins K to K0 and eq. (2) becomes the SVM (1)."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(25, 2))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    y[:3] *= -1
+    K0 = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    res = indefinite_svm(K0, y, C=1.0, rho=1e6, tol=1e-8)
+    sol = svm_dual(K0, y, 1.0, tol=1e-10)
+    assert res.success
+    assert np.allclose(res.alpha, sol.alpha, atol=1e-4)
+    assert abs(res.b - sol.b) < 1e-3
+    assert np.allclose(res.K, K0, atol=1e-5)
+
+
+def test_spectrum_baselines_have_the_stated_spectra():
+    _, _, K0 = _problem(n=15)
+    w = np.linalg.eigvalsh(K0)
+    assert w[0] < 0
+    den, flip, shift = (np.linalg.eigvalsh(transform_kernel(K0, m)) for m in ("denoise", "flip", "shift"))
+    assert np.allclose(den, np.sort(np.maximum(w, 0)), atol=1e-10)
+    assert np.allclose(flip, np.sort(np.abs(w)), atol=1e-10)
+    assert np.allclose(shift, w - w[0], atol=1e-10)
+    for m in ("denoise", "flip", "shift"):
+        assert is_psd(transform_kernel(K0, m))
+    st = spectrum_stats(K0)
+    assert st["n_neg"] + st["n_pos"] == 15 and st["lambda_min"] == w[0]
+    assert st["ratio"] == pytest.approx(abs(w[-1] / w[0]))
+
+
+def test_perturbation_is_seeded_and_symmetric():
+    X = np.random.default_rng(0).normal(size=(10, 3))
+    A = perturbed_gaussian_kernel(X, 1.0, 0.1, random_state=7)
+    B = perturbed_gaussian_kernel(X, 1.0, 0.1, random_state=7)
+    assert np.array_equal(A, B) and np.allclose(A, A.T)
+    assert np.allclose(perturbed_gaussian_kernel(X, 1.0, 0.0, 7), np.exp(-((X[:, None] - X[None]) ** 2).sum(-1)))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(K0=np.triu(np.ones((4, 4)))), "symmetric"),
+    (dict(rho=0.0), "rho"),
+    (dict(rho=-1.0), "rho"),
+    (dict(C=0.0), "C"),
+    (dict(y=np.array([0.0, 1.0, 0.0, 1.0])), "y"),
+    (dict(y=np.array([1.0, -1.0, 1.0])), "K0"),
+    (dict(K0=np.ones((4, 3))), "K0"),
+    (dict(K0=np.full((4, 4), np.nan)), "NaN"),
+])
+def test_bad_inputs_raise(kwargs, match):
+    args = dict(K0=np.eye(4), y=np.array([1.0, -1.0, 1.0, -1.0]), C=1.0, rho=1.0)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        indefinite_svm(**args)
+
+
+def test_not_converged_warns_naming_max_iter():
+    _, y, K0 = _problem()
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        res = indefinite_svm(K0, y, C=1.0, rho=0.5, tol=1e-12, max_iter=2)
+    assert not res.success and res.upper[-1] >= res.lower[-1]
+
+
+def test_classifier_precomputed_equals_kernel_function_and_svm_matches_libsvm():
+    from sklearn.svm import SVC
+
+    X, y, _ = _problem(n=30)
+    K = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    for method in ("siqclp", "denoise", "svm"):
+        a = IndefiniteSVC(method=method, kernel="rbf", gamma=0.5, rho=5.0).fit(X, y)
+        b = IndefiniteSVC(method=method, kernel="precomputed", rho=5.0).fit(K, y)
+        assert np.allclose(a.decision_function(X[:5]), b.decision_function(K[:5]), atol=1e-3)
+    ref = SVC(kernel="precomputed", C=1.0).fit(K, y)
+    ours = IndefiniteSVC(method="svm", kernel="precomputed").fit(K, y)
+    assert np.allclose(ours.decision_function(K), ref.decision_function(K), atol=1e-3)
+    with pytest.raises(ValueError, match="method"):
+        IndefiniteSVC(method="bogus").fit(X, y)
+
+
+def test_lemma41_runtime_check_restores_wrongly_pruned_kernels():
+    """A coarse pruning threshold drops constraints that are still active; the run-time check of
+    Lemma 4.1 notices the increase of u+, puts the kernels back, and the bounds stay monotone."""
+    _, y, K0 = _problem(n=40, seed=0)
+    res = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, active_tol=5e-2, max_iter=500)
+    ref = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, prune=False, max_iter=500)
+    assert res.success and res.lemma41_restores > 0 and res.lemma41_ok
+    u = res.upper[1:]
+    assert np.all(np.diff(u) <= 1e-8 * max(1.0, abs(u[0])))
+    assert abs(res.objective - ref.objective) <= 2e-6
