@@ -126,7 +126,7 @@ def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
 
     The solution is :math:`a(\mu) = P_{S_n}((v + \mu c)/(1 + \mu))` with the smallest
     :math:`\mu \ge 0` giving :math:`\|a(\mu) - c\| \le r` (the distance is non-increasing in
-    :math:`\mu`); :math:`\mu` is found by bisection, each step one exact :func:`project_svm_set`.
+    :math:`\mu`); :math:`\mu` is found by bisection, each step one exact :func:`robustpapers.core.project_svm_set`.
 
     Examples
     --------
