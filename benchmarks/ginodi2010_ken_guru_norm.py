@@ -18,6 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from robustpapers.core import rbf_kernel
 from robustpapers.ginodi2010 import ken_guru
+from robustpapers.runner import benchmark_path
 
 
 def time_epoch(K, y, norm_update, repeats):
@@ -35,8 +36,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", type=int, nargs="+", default=[250, 500, 1000, 2000])
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" / "ginodi2010" / "benchmarks"
-                                         / "ken_guru_norm.json"))
+    ap.add_argument("--out", default=str(benchmark_path("ginodi2010", "ken_guru_norm")))
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     rows = []

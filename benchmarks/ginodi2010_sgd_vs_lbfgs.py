@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from robustpapers.ginodi2010 import guru_lbfgs, guru_objective, guru_sgd
+from robustpapers.runner import benchmark_path
 
 
 def main(argv=None):
@@ -28,8 +29,7 @@ def main(argv=None):
     ap.add_argument("--rel", type=float, default=1e-4)
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--eta0", type=float, default=0.1)
-    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" / "ginodi2010" / "benchmarks"
-                                         / "sgd_vs_lbfgs.json"))
+    ap.add_argument("--out", default=str(benchmark_path("ginodi2010", "sgd_vs_lbfgs")))
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     y = np.where(np.arange(args.M) < args.M // 2, 1.0, -1.0)
