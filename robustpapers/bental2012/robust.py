@@ -165,7 +165,7 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
 def check_ussvm_problem(K_bar, K_list, y, C, kappa, p, psd_tol=PSD_TOL, check_psd_stack=True, dtype=None):
     """Validate the data of (12); return ``(K_bar, K_stack, y, C, kappa, q, lam_min, lam_max)``.
 
-    ``lam_min`` (clipped at 0) and ``lam_max`` are the extreme eigenvalues of :math:`\bar K`.
+    ``lam_min`` (clipped at 0) and ``lam_max`` are the extreme eigenvalues of :math:`\\bar K`.
 
     ``K_list`` may be a sequence of (n, n) arrays or an (L, n, n) array (kept without copy
     when it already is a C-contiguous array of the requested ``dtype``). Raises
