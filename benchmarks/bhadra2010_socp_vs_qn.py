@@ -21,6 +21,7 @@ import numpy as np
 
 from robustpapers.bhadra2010 import kappa_finite_support, rsvm
 from robustpapers.bhadra2010.experiments import _betas, prepare_dataset
+from robustpapers.runner import benchmark_path
 
 
 def main(argv=None):
@@ -29,8 +30,7 @@ def main(argv=None):
     p.add_argument("--n-starts", type=int, default=2)
     p.add_argument("--n-jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "results" / "bhadra2010" / "benchmarks"
-                                        / "socp_vs_qn.json"))
+    p.add_argument("--out", default=str(benchmark_path("bhadra2010", "socp_vs_qn")))
     args = p.parse_args(argv)
     rows = []
     for n in args.sizes:

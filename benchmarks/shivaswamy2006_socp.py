@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from robustpapers.runner import results_root
+from robustpapers.runner import benchmark_path
 from robustpapers.shivaswamy2006 import class_moments, conditional_moments, delete_entries, robust_svm
 
 
@@ -90,7 +90,7 @@ def main():
             print(f"{r['problem']:24s} n={r['n']:5d} d={r['d']} cone entries={r['cone_entries']:7d} "
                   f"wall={r['wall_s']:7.2f}s solver={r['solver_s']:7.2f}s it={r['iterations']} {r['status']}",
                   flush=True)
-    out = results_root() / "shivaswamy2006" / "benchmarks" / "socp.json"
+    out = benchmark_path("shivaswamy2006", "socp")
     out.parent.mkdir(parents=True, exist_ok=True)
     note = (f"Measured on {platform.node() or 'the development machine'} ({platform.processor() or platform.machine()}), "
             f"shared 2-core machine, sizes n = {args.sizes}, d = {args.d}; dense (10) only for n <= {args.dense_max}; "

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from robustpapers.structures import build_kernel_set, make_structure_families
+from robustpapers.runner import benchmark_path
 from robustpapers.structures.kernel import _Engine
 
 
@@ -50,7 +51,7 @@ def main(argv=None):
     ap.add_argument("--l", type=int, default=4)
     ap.add_argument("--sigma", type=float, default=4.0)
     ap.add_argument("--paper-length", type=int, default=150, help="typical SCOP domain length for the projection")
-    ap.add_argument("--out", default="results/structures/benchmarks/kernel_sets.json")
+    ap.add_argument("--out", default=str(benchmark_path("structures", "kernel_sets")))
     args = ap.parse_args(argv)
 
     data = make_structure_families(n_families=args.n_families, n_members=args.n_members, length=args.length,

@@ -65,6 +65,7 @@ DATASET_CARDS = {
         classes=["EI", "IE", "N"], positive=None, licence="CC BY 4.0 (UCI)",
         differs=("60 nucleotides one-hot encoded over A, C, G, T (240 features); the rare ambiguity codes "
                  "D, N, R, S spread their unit mass evenly over the bases they stand for. "
+                 "185 of the 3,190 rows repeat an earlier sequence (as in UCI's file); they are kept. "
                  "LIBSVM's binary 'splice' (used by ginodi2010) is a different 1,000/2,175 split with "
                  "60 numerically encoded features."),
         papers=["ginodi2010"]),

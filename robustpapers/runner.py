@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "load_cached", "provenance_summary"]
+__all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "load_cached", "provenance_summary",
+           "benchmark_path", "load_benchmark"]
 
 
 def grid(**axes):
@@ -70,6 +71,24 @@ def results_root():
         return Path(env)
     root = _repo_root()
     return (root / "results") if root is not None else Path("results")
+
+
+def benchmark_path(paperkey, name):
+    """Where the measurements of ``benchmarks/<paperkey>_*.py`` live: ``<repo>/results/<paperkey>/benchmarks/<name>.json``.
+
+    Benchmarks are committed measurements, not sweep results: their place never follows
+    ``$ROBUSTPAPERS_RESULTS``, so a notebook run with an empty cache still reads them.
+    """
+    root = _repo_root() or Path(__file__).resolve().parents[1]
+    return root / "results" / paperkey / "benchmarks" / f"{name}.json"
+
+
+def load_benchmark(paperkey, name):
+    """The stored measurements of one benchmark (a dict), or ``ValueError`` naming the script to run."""
+    path = benchmark_path(paperkey, name)
+    if not path.exists():
+        raise ValueError(f"no benchmark results at {path}: run benchmarks/{paperkey}_*.py first")
+    return json.loads(path.read_text())
 
 
 def _func_name(func):

@@ -33,6 +33,7 @@ def test_known_class_counts():
     assert np.bincount(load_dataset("splice").y).tolist() == [767, 768, 1655]
     splice = load_dataset("splice").X.reshape(3190, 60, 4)
     assert np.allclose(splice.sum(axis=2), 1.0)                  # one unit of mass per position
+    assert len(splice) - len(np.unique(splice.reshape(3190, -1), axis=0)) == 185  # as the card says
 
 
 def test_binary_subset():

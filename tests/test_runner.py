@@ -91,3 +91,14 @@ def test_dask_local_cluster_matches_joblib(tmp_path):
     assert np.array_equal(local[cols].to_numpy(), remote[cols].to_numpy())
     assert np.array_equal(local[cols].to_numpy()[:1], by_address[cols].to_numpy())
     assert len(list((tmp_path / "demo" / "dask").glob("*.json"))) == len(tasks)
+
+
+def test_benchmarks_live_in_the_repository_not_the_cache(tmp_path, monkeypatch):
+    from robustpapers.runner import benchmark_path, load_benchmark
+
+    monkeypatch.setenv("ROBUSTPAPERS_RESULTS", str(tmp_path))
+    path = benchmark_path("demo", "speed")
+    assert path.parts[-4:] == ("results", "demo", "benchmarks", "speed.json")
+    assert tmp_path not in path.parents
+    with pytest.raises(ValueError, match="run benchmarks/demo_"):
+        load_benchmark("demo", "speed")

@@ -18,12 +18,10 @@ def loo_svm_error(K, y, C=1.0):
 
     .. math::
 
-        rac1n \sum_{t=1}^n \mathbf 1\Big(\operatorname{sign}ig(	extstyle\sum_{i
-e t}
-        y_ilpha^{(t)}_i K_{ti} + b^{(t)}ig) 
-e y_t\Big)
+        \frac1n \sum_{t=1}^n \mathbf 1\Big(\operatorname{sign}\big(\textstyle\sum_{i \ne t}
+        y_i \alpha^{(t)}_i K_{ti} + b^{(t)}\big) \ne y_t\Big)
 
-    with :math:`(lpha^{(t)}, b^{(t)})` the SVM (000 eq. (2)) trained without point :math:`t`
+    with :math:`(\alpha^{(t)}, b^{(t)})` the SVM (000 eq. (2)) trained without point :math:`t`
     (the LOO protocol of 000 §7.7); a zero decision value counts as an error.
 
     Examples

@@ -1,21 +1,11 @@
-"""scikit-learn contract of the shivaswamy2006 estimators, and their behaviour on data with NaN."""
+"""Behaviour of the shivaswamy2006 estimators on data with NaN (their scikit-learn contract is in test_estimators.py)."""
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from robustpapers.shivaswamy2006 import (
     KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingMulticlassSVC, RobustMissingSVC, RobustMissingSVR,
     delete_entries, impute_by_fit, robust_svm,
 )
-
-
-@parametrize_with_checks([RobustMissingSVC(), RobustMissingSVR(), RobustMissingSVR(formulation="sr"),
-                          KernelRobustMissingSVC(), KernelRobustMissingSVC(covariance="knn", C=10.0),
-                          KernelRobustMissingSVR(W=100.0, kernel_gamma=0.5),
-                          KernelRobustMissingSVR("sr", W=100.0, kernel_gamma=0.5),
-                          RobustMissingMulticlassSVC()])
-def test_sklearn_contract(estimator, check):
-    check(estimator)
 
 
 def _missing_data(seed=0, n=80, d=4):

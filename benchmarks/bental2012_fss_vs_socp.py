@@ -1,0 +1,125 @@
+"""Benchmark (bental2012 §7.5): USSVM_MN (FSS) vs USSVM_SOCP (cvxpy + Clarabel), side by side in one run.
+
+Same D_U(1, N, L) data set, C = 10, kappa = 1 (the paper's Fig. 6 setting). Reports wall time, the robust
+objective F(alpha) each reaches, the solver status / FSS certificate, and the peak resident memory of the
+process after each solve. Writes ``results/bental2012/benchmarks/fss_vs_socp.json``.
+
+Usage: python benchmarks/bental2012_fss_vs_socp.py [--N 250] [--L 10] [--fss-max-iter 20000]
+       [--big-N 0] [--big-L 50]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from robustpapers.bental2012 import make_uncertain_dataset, ussvm_fss, ussvm_socp
+
+
+def peak_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_fss(ds, C, kappa, tol, max_iter, dtype=np.float64):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=tol, max_iter=max_iter, dtype=dtype,
+                        eig="exact" if ds.y.size <= 1200 else "power")
+        wall = time.perf_counter() - t0
+    return dict(time=wall, objective=res.objective, gap=res.gap, certified=bool(res.success), nit=int(res.nit),
+                stages=int(res.stages), peak_rss_mb=peak_mb())
+
+
+def run_big(args):
+    """FSS alone at a large n (float32 stack): time, steps, time per step against the memory-bandwidth
+    bound (each step reads the stack twice), and peak resident memory."""
+    t0 = time.perf_counter()
+    ds = make_uncertain_dataset("uniform", args.big_N, args.big_L, random_state=args.seed,
+                                rank=min(2 * args.big_N, 200), dtype=np.float32)
+    t_gen = time.perf_counter() - t0
+    stack = ds.K_stack
+    stack.sum()  # warm
+    t0 = time.perf_counter()
+    for _ in range(3):
+        stack.sum()
+    t_read = (time.perf_counter() - t0) / 3  # one streaming read of the stack
+    # the hot path alone: one FSS step = two operator calls (each one pass over the stack) + two projections
+    from robustpapers.bental2012.ussvm import _USSVMOperator, project_positive_lp_ball
+    from robustpapers.core import project_svm_set
+    op = _USSVMOperator(ds.K_bar, stack, ds.y, args.kappa)
+    x, yv = np.full(args.big_L, 1 / np.sqrt(args.big_L)), np.full(ds.y.size, 1e-3)
+    t0 = time.perf_counter()
+    for _ in range(5):
+        for _ in range(2):
+            gx, gy = op(x, yv)
+            x, yv = project_positive_lp_ball(x - 1e-3 * gx), project_svm_set(yv - 1e-9 * gy, ds.y, args.C)
+    t_step = (time.perf_counter() - t0) / 5
+    r = run_fss(ds, args.C, args.kappa, args.tol, args.big_max_iter, dtype=np.float32)
+    # time per step measured from the FSS trace (excludes set-up: eigenvalues, certificate)
+    return dict(n=2 * args.big_N, L=args.big_L, dtype="float32", kernel_bytes=int(stack.nbytes),
+                generate_time=t_gen, stack_read_time=t_read, bandwidth_bound_per_step=2 * t_read,
+                time_per_step_total=r["time"] / max(r["nit"], 1), time_per_step=t_step, **r)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--N", type=int, default=250, help="points per class (n = 2N)")
+    ap.add_argument("--L", type=int, default=10)
+    ap.add_argument("--C", type=float, default=10.0)
+    ap.add_argument("--kappa", type=float, default=1.0)
+    ap.add_argument("--tol", type=float, default=1e-3)
+    ap.add_argument("--fss-max-iter", type=int, default=20000)
+    ap.add_argument("--big-N", type=int, default=0, help="also run FSS alone at this N (0: skip)")
+    ap.add_argument("--big-L", type=int, default=50)
+    ap.add_argument("--big-max-iter", type=int, default=100)
+    ap.add_argument("--big-only", action="store_true", help="skip the side-by-side run")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="results/bental2012/benchmarks/fss_vs_socp.json")
+    args = ap.parse_args()
+    if args.big_only:
+        big = run_big(args)
+        out = Path(args.out).with_name("fss_big.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(dict(setting=dict(vars(args)), big=big), indent=1, default=float))
+        return
+
+    ds = make_uncertain_dataset("uniform", args.N, args.L, random_state=args.seed)
+    rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        socp = ussvm_socp(ds.K_bar, ds.K_stack, ds.y, args.C, args.kappa)
+        t_socp = time.perf_counter() - t0
+    rows.append(dict(method="USSVM_SOCP (cvxpy+Clarabel)", n=2 * args.N, L=args.L, time=t_socp,
+                     objective=socp.objective, status=socp.solver_status, peak_rss_mb=peak_mb()))
+    fss = run_fss(ds, args.C, args.kappa, args.tol, args.fss_max_iter)
+    rows.append(dict(method="USSVM_MN (FSS)", n=2 * args.N, L=args.L, status="certified" if fss["certified"]
+                     else "max_iter", **fss))
+    F_ref = max(socp.objective, fss["objective"])
+    for r in rows:
+        r["rel_gap_to_best"] = (F_ref - r["objective"]) / abs(F_ref)
+    speedup = t_socp / fss["time"]
+    big = run_big(args) if args.big_N else None
+    out = dict(setting=dict(vars(args)), rows=rows, speedup_socp_over_fss=speedup, big=big,
+               machine=dict(cpus=os.cpu_count(), python=platform.python_version(), platform=platform.platform()))
+    for r in rows:
+        print(f"{r['method']:32s} n={r['n']:5d} L={r['L']:3d} time={r['time']:8.2f}s F={r['objective']:.6g} "
+              f"rel.gap={r['rel_gap_to_best']:.2e} status={r['status']} peakRSS={r['peak_rss_mb']:.0f}MB")
+    print(f"speed-up SOCP time / FSS time = {speedup:.2f}")
+    if big:
+        print(f"FSS alone n={big['n']} L={big['L']} float32: time={big['time']:.1f}s F={big['objective']:.6g} "
+              f"certified={big['certified']} peakRSS={big['peak_rss_mb']:.0f}MB")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1, default=float))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""A scikit-learn classifier over precomputed kernel stacks: the robust SVM of bental2012 (USSVM)."""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from ..core import check_positive
+from .prediction import evaluate_prediction_rules, nominal_decision, sampled_decisions
+from .socp import ussvm_socp
+from .ussvm import ussvm_fss
+
+__all__ = ["USSVMClassifier"]
+
+
+class USSVMClassifier(ClassifierMixin, BaseEstimator):
+    r"""Robust SVM under the affine kernel uncertainty :math:`\mathcal E(\kappa)` (000 eq. (12)).
+
+    .. math::
+
+        \max_{\alpha\in S_n}\ \min_{\eta\ge 0, \|\eta\|_p\le\kappa}\
+        e^\top\alpha - \tfrac12\alpha^\top Y\Big(\bar K + \sum_l\eta_l K_l\Big)Y\alpha
+
+    ``fit`` takes a precomputed stack ``X`` of shape (L+1, n, n): ``X[0]`` = :math:`\bar K`,
+    ``X[1:]`` = :math:`K_1..K_L` on the training points (a 2-D (n, n) kernel is the stack with
+    L = 0, i.e. the plain SVM). ``predict``/``decision_function`` take the test stack
+    (L+1, m, n) (or its (m, n) nominal kernel) and apply the nominal rule (25).
+
+    Parameters
+    ----------
+    C : float > 0
+    kappa : float >= 0
+    p : float >= 1
+    solver : {"fss", "socp"}
+        :func:`ussvm_fss` (USSVM_MN) or :func:`ussvm_socp` (USSVM_SOCP).
+    tol, max_iter : FSS stopping rule (relative certified gap, step cap).
+    bias : {"paper", "free"}
+        Bias rule (:func:`robust_bias`).
+    solver_options : dict, optional
+        Extra keyword arguments for the solver.
+
+    Attributes
+    ----------
+    classes_, alpha_, b_, eta_, n_kernels_, result_, n_iter_, n_features_in_ (= n training points)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [3.0, 1.0], [4.0, 0.5]]); y = np.array([0, 0, 1, 1])
+    >>> K = X @ X.T + np.eye(4)
+    >>> clf = USSVMClassifier(C=1.0, kappa=0.1, solver="socp").fit(np.stack([K, K, 2 * K]), y)
+    >>> clf.predict(np.stack([K, K, 2 * K])).tolist()
+    [0, 0, 1, 1]
+    """
+
+    def __init__(self, C=1.0, kappa=1.0, p=2, solver="fss", tol=1e-4, max_iter=20_000, bias="paper",
+                 solver_options=None):
+        self.C = C
+        self.kappa = kappa
+        self.p = p
+        self.solver = solver
+        self.tol = tol
+        self.max_iter = max_iter
+        self.bias = bias
+        self.solver_options = solver_options
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _stack(self, X, reset, y=None):
+        X = check_array(X, allow_nd=True, dtype=np.float64)
+        if X.ndim == 2:
+            if y is not None:
+                X, y = validate_data(self, X, y, reset=reset, dtype=np.float64)
+            else:
+                X = validate_data(self, X, reset=reset, dtype=np.float64)
+            return X[None], y
+        if X.ndim != 3:
+            raise ValueError(f"X must be a kernel stack of shape (L+1, m, n) or a kernel (m, n), got shape {X.shape}")
+        if reset:
+            self.n_features_in_ = X.shape[2]
+        elif X.shape[2] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[2]} features, but {type(self).__name__} is expecting "
+                             f"{self.n_features_in_} features as input (one column per training point)")
+        if y is not None:
+            y = np.asarray(y)
+            if y.shape[0] != X.shape[1]:
+                raise ValueError(f"X has {X.shape[1]} rows but y has {y.shape[0]} labels")
+        return X, y
+
+    def fit(self, X, y):
+        """Fit on the training stack ``X`` (L+1, n, n) and labels ``y`` (two classes)."""
+        if self.solver not in ("fss", "socp"):
+            raise ValueError(f"solver must be 'fss' or 'socp', got {self.solver!r}")
+        check_positive(self.C, "C")
+        X, y = self._stack(X, reset=True, y=y)
+        kind = type_of_target(y, input_name="y", raise_unknown=True)
+        if kind != "binary":
+            raise ValueError(f"Only binary classification is supported. The type of the target is {kind}.")
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError("USSVMClassifier needs two classes; only one class is present in y")
+        if X.shape[1] != X.shape[2]:
+            raise ValueError(f"the training kernels must be square, got shape {X.shape[1:]}")
+        ypm = np.where(y == self.classes_[1], 1.0, -1.0)
+        opts = dict(self.solver_options or {})
+        if self.solver == "fss":
+            res = ussvm_fss(X[0], X[1:], ypm, self.C, self.kappa, self.p, tol=self.tol, max_iter=self.max_iter,
+                            bias=self.bias, **opts)
+        else:
+            res = ussvm_socp(X[0], X[1:], ypm, self.C, self.kappa, self.p, bias=self.bias, **opts)
+        self.result_ = res
+        self.n_iter_ = max(int(res.nit), 1)
+        self.alpha_ = res.alpha
+        self.b_ = res.b
+        self.eta_ = res.eta
+        self.n_kernels_ = X.shape[0] - 1
+        self.y_signed_ = ypm
+        return self
+
+    def decision_function(self, X):
+        """Nominal decision values (rule (25)) on the test stack (L+1, m, n) or kernel (m, n)."""
+        check_is_fitted(self)
+        X, _ = self._stack(X, reset=False)
+        return nominal_decision(X, self.y_signed_, self.alpha_, self.b_)
+
+    def predict(self, X):
+        """Labels by the nominal rule (25)."""
+        f = self.decision_function(X)
+        return self.classes_[(f > 0).astype(int)]
+
+    def sample_decision_function(self, X, R=100, random_state=None):
+        """Decision values under R kernels drawn from :math:`\\mathcal E(\\kappa)` (rule (26)): (f_nominal, F (R, m))."""
+        check_is_fitted(self)
+        X, _ = self._stack(X, reset=False)
+        f, F, _ = sampled_decisions(X, self.y_signed_, self.alpha_, self.b_, self.kappa, R=R, p=self.p,
+                                    random_state=random_state)
+        return f, F
+
+    def prediction_errors(self, X, y, R=100, random_state=None):
+        """NominalErr, MajorityErr (27), RobustErr (28) on the test stack ``X`` with labels ``y``."""
+        check_is_fitted(self)
+        X, _ = self._stack(X, reset=False)
+        ypm = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
+        return evaluate_prediction_rules(X, ypm, self.y_signed_, self.alpha_, self.b_, self.kappa, R=R, p=self.p,
+                                         random_state=random_state)

@@ -1,0 +1,121 @@
+"""Task functions of the bental2012 experiments (module-level, picklable, ``func(**params) -> dict``)."""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+
+from ..core import svm_dual
+from ..runner import derive_seed
+from .data import make_uncertain_dataset
+from .prediction import evaluate_prediction_rules
+from .robust import robust_bias, robust_objective
+from .socp import ussvm_socp
+from .ussvm import ussvm_fss
+
+__all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task"]
+
+
+def _errors(prefix, errs):
+    return {f"{prefix}_{k}": float(v) for k, v in errs.items()}
+
+
+def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
+                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn")):
+    """One fold of Fig. 2 / Fig. 3 (000 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
+    training part of one D_{G,U,B}(1, N, L) data set and score NE, ME, RE with R draws of eta.
+
+    All methods use the bias rule of §4.2 and the same R draws of eta on the test points.
+    """
+    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "data", distribution, N, L,
+                                                                             dataset_index))
+    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=derive_seed(seed, "folds", dataset_index))
+    train, test = list(folds.split(ds.X, ds.y))[fold]
+    Kb, Ks = ds.kernels(train, train)
+    Kb_te, Ks_te = ds.kernels(test, train)
+    stack_te = np.concatenate([Kb_te[None], Ks_te])
+    ytr, yte = ds.y[train], ds.y[test]
+    eta_seed = derive_seed(seed, "eta", distribution, dataset_index, fold, kappa)
+    out = {"d": int(ds.X.shape[1]), "n_train": int(train.size)}
+    if "svm" in methods:
+        t0 = time.perf_counter()
+        sol = svm_dual(Kb, ytr, C)
+        b = robust_bias(Kb, ytr, sol.alpha, C, rule="paper")
+        out["svm_time"] = time.perf_counter() - t0
+        out["svm_objective"] = robust_objective(sol.alpha, Kb, Ks, ytr, kappa)
+        out.update(_errors("svm", evaluate_prediction_rules(stack_te, yte, ytr, sol.alpha, b, kappa, R=R,
+                                                           random_state=eta_seed)))
+    if "socp" in methods:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t0 = time.perf_counter()
+            res = ussvm_socp(Kb, Ks, ytr, C, kappa)
+            out["socp_time"] = time.perf_counter() - t0
+        out["socp_objective"] = res.objective
+        out["socp_status"] = res.solver_status
+        out.update(_errors("socp", evaluate_prediction_rules(stack_te, yte, ytr, res.alpha, res.b, kappa, R=R,
+                                                            random_state=eta_seed)))
+    if "mn" in methods:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            t0 = time.perf_counter()
+            res = ussvm_fss(Kb, Ks, ytr, C, kappa, tol=fss_tol, max_iter=fss_max_iter)
+            out["mn_time"] = time.perf_counter() - t0
+        out["mn_objective"] = res.objective
+        out["mn_gap"] = res.gap
+        out["mn_nit"] = int(res.nit)
+        out["mn_success"] = bool(res.success)
+        out.update(_errors("mn", evaluate_prediction_rules(stack_te, yte, ytr, res.alpha, res.b, kappa, R=R,
+                                                          random_state=eta_seed)))
+    return out
+
+
+def s_star(constants, s_max=200):
+    r"""The stage :math:`s^*` of Proposition 2 (000 eq. (20)):
+    :math:`\max\{s : L_{xy}\sqrt{\Omega_X\Omega_Y}\,2^s/(L_{yy}\Omega_Y + \theta) \le (s+1)R_0\}` (-1 if none)."""
+    c = constants["L_xy"] * math.sqrt(constants["Omega_X"] * constants["Omega_Y"])
+    d = constants["L_yy"] * constants["Omega_Y"] + constants["theta"]
+    best = -1
+    for s in range(s_max):
+        if c / d * 2.0**s <= (s + 1) * constants["R0"]:
+            best = s
+    return best
+
+
+def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", distribution="uniform"):
+    """Fig. 5 (000 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad)."""
+    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "conv", N, L))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=tol, max_iter=max_iter, schedule=schedule)
+    tr = res.trace
+    keep = tr["stage"] >= 0
+    consts = {k: float(v) for k, v in res.constants.items() if v is not None}
+    return {
+        "stage": tr["stage"][keep].astype(int).tolist(), "M": tr["M"][keep].astype(int).tolist(),
+        "N_s": tr["N"][keep].astype(int).tolist(), "gap": tr["gap"][keep].tolist(),
+        "R": tr["R"][keep].tolist(), "objective": float(res.objective), "success": bool(res.success),
+        "s_star": s_star(consts), "constants": consts, "d": int(ds.X.shape[1]), "n": int(ds.y.size),
+    }
+
+
+def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000, distribution="uniform",
+                 dtype="float64"):
+    """Fig. 6 (000 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (whole data set)."""
+    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "scaling", N, L))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        if method == "socp":
+            res = ussvm_socp(ds.K_bar, ds.K_stack, ds.y, C, kappa)
+            extra = {"status": res.solver_status}
+        else:
+            res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=fss_tol, max_iter=fss_max_iter,
+                            dtype=np.dtype(dtype))
+            extra = {"status": "certified" if res.success else "max_iter", "gap": res.gap, "nit": int(res.nit)}
+        wall = time.perf_counter() - t0
+    return {"time": wall, "objective": float(res.objective), **extra}

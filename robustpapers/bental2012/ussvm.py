@@ -1,0 +1,434 @@
+"""USSVM_MN: the robust SVM (12) solved by FSS (000 §5.3)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from ..core import SolverResult, project_svm_set, svm_dual
+from .fss import SaddlePointProblem, fss_saddle
+from .robust import check_ussvm_problem, effective_kernel, robust_bias, robust_objective, worst_case_eta
+
+__all__ = ["project_positive_lp_ball", "svm_set_linear_max", "ussvm_saddle_problem", "ussvm_fss"]
+
+
+def project_simplex(v):
+    r"""Euclidean projection onto the unit simplex :math:`\{x \ge 0, e^\top x = 1\}` (sort-based, exact)."""
+    v = np.asarray(v, dtype=float)
+    s = np.sort(v)[::-1]
+    css = np.cumsum(s) - 1.0
+    k = np.flatnonzero(s - css / np.arange(1, s.size + 1) > 0)[-1]
+    return np.maximum(v - css[k] / (k + 1), 0.0)
+
+
+def project_restricted_lp_ball(v, p=2):
+    r"""Euclidean projection onto :math:`X' = \{x \ge 0,\ \|x\|_p \le 1,\ e^\top x \ge 1\}`.
+
+    If the projection on :math:`\{x\ge 0, \|x\|_p\le 1\}` satisfies :math:`e^\top x \ge 1` it is
+    the answer; otherwise the half-space is active and, since the unit simplex lies inside
+    every unit p-ball (:math:`\|x\|_p \le \|x\|_1`), the answer is the projection on the simplex.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> project_restricted_lp_ball(np.array([0.2, 0.1]))
+    array([0.55, 0.45])
+    """
+    x = project_positive_lp_ball(v, p)
+    if x.size == 0 or x.sum() >= 1.0:
+        return x
+    return project_simplex(v)
+
+
+def project_positive_lp_ball(v, p=2):
+    r"""Euclidean projection onto :math:`X = \{x \ge 0,\ \|x\|_p \le 1\}` (the x-step (21a) of FSS).
+
+    Closed form for p = 2 (clip, then rescale: 000 §5.3), p = 1 (projection on the simplex
+    when :math:`\|v_+\|_1 > 1`) and p = inf (clip to [0, 1]); for other p the KKT system
+    :math:`x_l + \mu p x_l^{p-1} = v_l` is solved by bisection on :math:`\mu` with a
+    vectorised Newton solve per coordinate (Brent's method on :math:`\mu`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> project_positive_lp_ball(np.array([3.0, 4.0, -1.0]))
+    array([0.6, 0.8, 0. ])
+    """
+    v = np.asarray(v, dtype=float)
+    vp = np.maximum(v, 0.0)
+    if vp.size == 0:
+        return vp
+    if np.isinf(p):
+        return np.minimum(vp, 1.0)
+    if p == 2:
+        nrm = math.sqrt(float(vp @ vp))
+        return vp / nrm if nrm > 1.0 else vp
+    if p == 1:
+        if vp.sum() <= 1.0:
+            return vp
+        return project_simplex(vp)
+    if np.sum(vp**p) <= 1.0:
+        return vp
+
+    from scipy.optimize import brentq
+
+    state = {"x": vp.copy()}
+
+    def solve(mu):
+        # x_l + mu p x_l^(p-1) = v_l, vectorised Newton (monotone in x_l), warm-started
+        x = np.clip(state["x"], 0.0, vp)
+        for _ in range(100):
+            xs = np.maximum(x, 1e-300)
+            h = x + mu * p * xs ** (p - 1) - vp
+            dh = 1.0 + mu * p * (p - 1) * xs ** (p - 2)
+            x_new = np.clip(x - h / dh, 0.0, vp)
+            if np.max(np.abs(x_new - x)) <= 1e-15 * max(1.0, float(vp.max())):
+                x = x_new
+                break
+            x = x_new
+        state["x"] = x
+        return x
+
+    hi = 1.0
+    while np.sum(solve(hi) ** p) > 1.0:
+        hi *= 4.0
+    mu = brentq(lambda m: float(np.sum(solve(m) ** p)) - 1.0, 0.0, hi, xtol=1e-15, rtol=1e-13)
+    return solve(mu)
+
+
+def svm_set_linear_max(g, y, C):
+    r""":math:`\max_{\alpha \in S_n} g^\top\alpha` for :math:`S_n = \{0 \le \alpha \le C, y^\top\alpha = 0\}`.
+
+    By LP duality it equals :math:`\min_b C\sum_i (g_i - b y_i)_+`, a convex piecewise-linear
+    function of b minimised over its breakpoints in :math:`O(n\log n)`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> svm_set_linear_max(np.array([1.0, 2.0]), np.array([1.0, -1.0]), C=1.0)
+    3.0
+    """
+    g = np.asarray(g, dtype=float)
+    P = np.sort(g[y > 0])
+    Nn = np.sort(-g[y < 0])  # (N + b)_+ = (b - (-N))_+
+    cand = np.concatenate([P, Nn])
+    cP = np.concatenate([[0.0], np.cumsum(P[::-1])])  # sums of the k largest of P
+    cN = np.concatenate([[0.0], np.cumsum(Nn)])  # sums of the k smallest of Nn
+    kP = P.size - np.searchsorted(P, cand, side="right")  # #{P > b}
+    kN = np.searchsorted(Nn, cand, side="left")  # #{Nn < b}
+    vals = (cP[kP] - kP * cand) + (kN * cand - cN[kN])
+    return float(C * max(vals.min(), 0.0))
+
+
+def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
+    r"""Euclidean projection onto :math:`S_n \cap \{\|a - c\|_2 \le r\}` (c in :math:`S_n`).
+
+    The solution is :math:`a(\mu) = P_{S_n}((v + \mu c)/(1 + \mu))` with the smallest
+    :math:`\mu \ge 0` giving :math:`\|a(\mu) - c\| \le r` (the distance is non-increasing in
+    :math:`\mu`); :math:`\mu` is found by bisection, each step one exact :func:`robustpapers.core.project_svm_set`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a = project_svm_set_ball(np.array([5.0, 5.0]), np.array([1.0, -1.0]), 10.0, np.zeros(2), 1.0)
+    >>> bool(np.linalg.norm(a) <= 1 + 1e-9)
+    True
+    """
+    a = project_svm_set(v, y, C)
+    if np.linalg.norm(a - center) <= radius:
+        return a
+    lo, hi = 0.0, 1.0
+    while np.linalg.norm(project_svm_set((v + hi * center) / (1 + hi), y, C) - center) > radius:
+        hi *= 4.0
+        if hi > 1e30:
+            break
+    for _ in range(max_bisect):
+        mid = 0.5 * (lo + hi)
+        if np.linalg.norm(project_svm_set((v + mid * center) / (1 + mid), y, C) - center) > radius:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-10 * hi:
+            break
+    return project_svm_set((v + hi * center) / (1 + hi), y, C)
+
+
+class _USSVMOperator:
+    """G(x, y) of (12) in FSS form; one pass over the (L, n, n) stack per call (000 §5.3)."""
+
+    def __init__(self, K_bar, K_stack, y, kappa):
+        self.K_bar = np.ascontiguousarray(K_bar, dtype=K_stack.dtype)
+        self.K_flat = K_stack.reshape(K_stack.shape[0] * K_stack.shape[1], K_stack.shape[2])
+        self.L, self.n = K_stack.shape[0], K_stack.shape[1]
+        self.y = y
+        self.kappa = kappa
+        self.dtype = K_stack.dtype
+        self.calls = 0
+
+    def forms(self, yv):
+        """(u, K̄u, V) with u = s∘y and V[l] = K_l u."""
+        u = (self.y * yv).astype(self.dtype, copy=False)
+        Kbu = self.K_bar @ u
+        V = (self.K_flat @ u).reshape(self.L, self.n) if self.L else np.zeros((0, self.n), self.dtype)
+        return u, Kbu, V
+
+    def __call__(self, x, yv):
+        self.calls += 1
+        u, Kbu, V = self.forms(yv)
+        d = (V @ u).astype(float)
+        gx = -0.5 * self.kappa * d
+        gy = self.y * (Kbu + self.kappa * (x.astype(self.dtype) @ V)).astype(float) - 1.0
+        return gx, gy
+
+
+def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_bar=None, lam_max=None,
+                         certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None):
+    r"""The robust SVM (12) as a :class:`SaddlePointProblem` for FSS (000 §5.3).
+
+    With :math:`x = \eta/\kappa \in X = \{x \ge 0, \|x\|_p \le 1\}` and :math:`y = \alpha \in Y = S_n`,
+
+    .. math::
+
+        \phi(x, y) = e^\top y - \tfrac12 y^\top Y\bar K Y y - \tfrac{\kappa}{2}\sum_l x_l\, y^\top Y K_l Y y,
+
+    affine in x and concave in y (strongly, modulus :math:`\theta = \lambda_{\min}(\bar K)`), with
+    :math:`G_x = -\tfrac\kappa2 d`, :math:`d_l = y^\top YK_lYy`, :math:`G_y = Y(\bar K + \kappa\sum_l x_l K_l)Yy - e`,
+    :math:`\omega_X = \tfrac12\|x\|^2` (:math:`x_\omega = 0`, :math:`\Omega_X = \tfrac12\max(1, L^{1-2/p})`),
+    :math:`\omega_{\mathcal Y} = \tfrac12\|y\|^2` (:math:`\Omega_{\mathcal Y} = \tfrac12`) and, with
+    :math:`D = C\sqrt{2\min(n_+, n_-)} = \max_Y\|y\|` and :math:`\lambda_l = \lambda_{\max}(K_l)`,
+
+    .. math::
+
+        L_{xy} = \kappa D \|\lambda\|_2,\qquad L_{yy} = \lambda_{\max}(\bar K) + \kappa\|\lambda\|_q .
+
+    (These follow from (15) directly; 000 §5.3 prints :math:`L_{xy} = 2CL_{yy}`,
+    :math:`L_{yy} = \sqrt L\max_l\lambda_l`, which drop :math:`\sqrt n`, :math:`\bar K` and :math:`\kappa`.)
+
+    The certificate ``gap(x, y)`` is :math:`U(x) - F(y) \ge \varepsilon_{sad}(x, y)`, where
+    :math:`F(y) = \underline\phi(y)` is the closed form of §4.2 and :math:`U(x) \ge \bar\phi(x)`
+    is the SVM duality bound :math:`\tfrac12 \hat u^\top K_x \hat u + \max_{S_n}(e - YK_x\hat u)^\top\alpha`
+    at :math:`\hat u = Y\hat\alpha` (``certificate="svm"``: :math:`\hat\alpha` from LIBSVM on the effective
+    kernel :math:`K_x = \bar K + \kappa\sum_l x_l K_l`, also trying :math:`\hat\alpha = y`;
+    ``certificate="cheap"``: only :math:`\hat\alpha = y`, an :math:`O(Ln^2)` bound that is looser).
+
+    ``restrict_x=True`` replaces X by :math:`X' = X \cap \{e^\top x \ge 1\}`. This keeps the saddle
+    point and :math:`\underline\phi` (for :math:`d \ge 0, d \ne 0` the maximiser of :math:`x^\top d` over
+    X, :math:`d^{q-1}/\|d\|_q^{q-1}`, has :math:`e^\top x \ge \|x\|_p = 1`), and on :math:`X'` every
+    :math:`\phi(x,\cdot)` is strongly concave with modulus
+    :math:`\lambda_{\min}(\bar K) + \kappa\min_l\lambda_{\min}(K_l)` (pass it as ``theta``): FSS's
+    assumption A.1 can then hold even when :math:`\bar K` is singular (linear kernel, d < n).
+
+    ``y_ball=(c, r)`` replaces Y by :math:`S_n \cap \{\|y - c\| \le r\}`; when :math:`\|y_* - c\| \le r`
+    is known (e.g. from strong concavity and a measured gap) the saddle point is unchanged and
+    :math:`D = \|c\| + r` replaces :math:`C\sqrt n` in :math:`L_{xy}`. The certificate stays the
+    one of the full problem.
+    """
+    L, n = K_stack.shape[0], y.size
+    q = 1.0 / (1.0 - 1.0 / p) if (p > 1 and np.isfinite(p)) else (np.inf if p == 1 else 1.0)
+    op = _USSVMOperator(K_bar, K_stack, y, kappa)
+    if lam_max_bar is None:
+        lam_max_bar = float(np.linalg.eigvalsh(K_bar)[-1])
+    if lam_max is None:
+        lam_max = np.array([np.linalg.eigvalsh(K_stack[l].astype(float))[-1] for l in range(L)])
+    lam_max = np.asarray(lam_max, dtype=float)
+    D = C * math.sqrt(2 * min(np.sum(y > 0), np.sum(y < 0)))  # = max over S_n of |y|_2
+    if y_ball is not None:
+        D = min(D, float(np.linalg.norm(y_ball[0])) + float(y_ball[1]))
+    L_xy = kappa * D * float(np.linalg.norm(lam_max)) if L else 0.0
+    L_yy = lam_max_bar + (kappa * float(np.linalg.norm(lam_max, ord=q)) if L else 0.0)
+    Omega_X = 0.5 * max(1.0, L ** (1.0 - 2.0 / p)) if (L and p > 2) else 0.5
+
+    def lower(yv):
+        u, Kbu, V = op.forms(yv)
+        d = np.maximum((V @ u).astype(float), 0.0)
+        nrm = float(np.linalg.norm(d, ord=q)) if L else 0.0
+        return float(yv.sum() - 0.5 * float(u @ Kbu) - 0.5 * kappa * nrm)
+
+    def upper_at(Kx, ahat):
+        uh = y * ahat
+        Ku = Kx @ uh
+        return 0.5 * float(uh @ Ku) + svm_set_linear_max(1.0 - y * Ku, y, C)
+
+    def gap(x, yv):
+        Kx = effective_kernel(K_bar, K_stack, kappa * x)
+        U = upper_at(Kx, yv)
+        if certificate == "svm":
+            U = min(U, upper_at(Kx, svm_dual(Kx, y, C, tol=svm_tol).alpha))
+        return max(U - lower(yv), 0.0)
+
+    prob = SaddlePointProblem(
+        operator=op, project_x=lambda v: project_positive_lp_ball(v, p),
+        project_y=(lambda v: project_svm_set(v, y, C)) if y_ball is None else
+        (lambda v: project_svm_set_ball(v, y, C, y_ball[0], y_ball[1])), x_omega=np.zeros(L), Omega_X=Omega_X, Omega_Y=0.5,
+        L_xy=L_xy, L_yy=L_yy, theta=float(theta), gap=gap, lower=lower)
+    prob.kernel_operator = op
+    if restrict_x and L:
+        prob.x_omega = project_simplex(np.zeros(L))  # argmin of |x|^2/2 on X' (the simplex centre)
+    return prob
+
+
+def _lam_max_stack(K_stack, iters=60, seed=0):
+    """Largest eigenvalue of every kernel of the stack: batched power iteration on all L at once
+    (one pass over the stack per iteration), Rayleigh quotient, times a 1 % safety margin."""
+    L, n, _ = K_stack.shape
+    rng = np.random.default_rng(seed)
+    V = rng.standard_normal((L, n)).astype(K_stack.dtype)
+    V /= np.linalg.norm(V, axis=1, keepdims=True)
+    for _ in range(iters):
+        W = np.matmul(K_stack, V[:, :, None])[:, :, 0]
+        V = W / np.maximum(np.linalg.norm(W, axis=1, keepdims=True), 1e-300)
+    W = np.matmul(K_stack, V[:, :, None])[:, :, 0]
+    return 1.01 * np.einsum("ln,ln->l", V, W).astype(float)
+
+
+def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max_stages=60,
+              schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
+              dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
+              blas_threads=1, callback=None, verbose=False):
+    r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
+
+    .. math::
+
+        \max_{\alpha\in S_n}\ \min_{\eta \ge 0,\ \|\eta\|_p\le\kappa}\
+        e^\top\alpha - \tfrac12\alpha^\top Y\Big(\bar K + \sum_l \eta_l K_l\Big)Y\alpha
+
+    as :math:`\min_x\max_y\phi` (see :func:`ussvm_saddle_problem`) by :func:`fss_saddle`: x-step in
+    closed form (projection on the positive part of the p-ball), y-step by the exact projection
+    :func:`robustpapers.core.project_svm_set` (the paper grid-searches, App. B).
+
+    Parameters
+    ----------
+    K_bar, K_list, y, C, kappa, p
+        As in :func:`ussvm_socp`; ``K_list`` preferably an (L, n, n) array.
+    tol : float
+        Stop when the certificate :math:`\varepsilon_{sad} \le \mathrm{tol}\cdot|F(y^s)|` (relative).
+    max_iter, max_stages : int
+        Caps on the total number of FSS steps :math:`M_s` and on stages.
+    schedule : {"adaptive", "theory"}
+        Stage lengths: (16e) needs :math:`\theta > 0`; see :func:`fss_saddle`. With a linear
+        :math:`\bar K` and d < n, :math:`\theta = 0`: use ``"adaptive"`` or ``ridge > 0``.
+    ridge : float >= 0
+        Solve with :math:`\bar K + \mathrm{ridge}\,I` (so :math:`\theta \ge` ridge); this changes the
+        problem (the optimal value moves by at most :math:`\mathrm{ridge}\,C^2 n/2`).
+    R0 : "paper", "auto" or float
+        ``"paper"``: :math:`R_0 = 2C\sqrt n` (000 §5.3, valid for any :math:`\bar y_0 \in S_n`);
+        ``"auto"``: also :math:`2\sqrt{2\varepsilon_{sad}(x_\omega,\bar y_0)/\theta}` when smaller
+        (valid by strong concavity).
+    y0 : "zeros", "svm" or array
+        :math:`\bar y_0`: 0, the nominal SVM's :math:`\alpha` on :math:`\bar K` (warm start), or given.
+    certificate : {"svm", "cheap"}
+        How :math:`\varepsilon_{sad}` is bounded (see :func:`ussvm_saddle_problem`).
+    dtype : None, float32 or float64
+        Storage of the kernel stack in the hot path (float32 halves memory traffic).
+    eig : {"exact", "power"}
+        :math:`\lambda_{\max}(K_l)` (and :math:`\lambda_{\min}(K_l)`) by ``eigvalsh``, or
+        :math:`\lambda_{\max}` only by batched power iteration (+1 %; then the :math:`K_l` add nothing to theta).
+    restrict_x : bool
+        Solve over :math:`X' = X\cap\{e^\top x\ge 1\}` (same saddle point; strong concavity
+        :math:`\theta = \lambda_{\min}(\bar K) + \kappa\min_l\lambda_{\min}(K_l)`), see :func:`ussvm_saddle_problem`.
+    restrict_y : bool
+        With ``R0="auto"`` and :math:`\theta > 0`, also solve over :math:`Y' = S_n\cap\{\|y-\bar y_0\|\le R_0/2\}`
+        (contains :math:`y_*` by the same bound; shrinks :math:`L_{xy}`), see :func:`ussvm_saddle_problem`.
+    blas_threads : int or None
+        BLAS threads in the iterations (``threadpoolctl``; 1 is fastest for the memory-bound
+        matrix-vector products on a shared machine; None leaves BLAS alone).
+    theta : float, optional
+        Override the strong-concavity modulus (must be valid for the theory schedule).
+
+    Returns
+    -------
+    SolverResult
+        ``alpha``, ``b``, ``eta`` (worst case at ``alpha``), ``objective`` = :math:`F(\alpha)`,
+        ``gap`` (certificate), ``nit`` (:math:`M_s`), ``stages``, ``theta``, ``constants``
+        (L_xy, L_yy, R_0, Omega_X, Omega_Y) and ``trace`` (per stage: stage, M, N, R, gap, time).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [3.0, 1.0], [4.0, 0.5]]); y = np.array([-1, -1, 1, 1])
+    >>> K = X @ X.T + np.eye(4)
+    >>> res = ussvm_fss(K, np.stack([K, 2 * K]), y, C=1.0, kappa=0.5, tol=1e-6)
+    >>> res.success, bool(res.gap <= 1e-6 * abs(res.objective))
+    (True, True)
+    """
+    K_bar, K_stack, y, C, kappa, q, lam_min, lam_max_bar = check_ussvm_problem(
+        K_bar, K_list, y, C, kappa, p, dtype=dtype)
+    theta_given = theta
+    if theta_given is not None and not (np.isfinite(theta_given) and theta_given >= 0):
+        raise ValueError(f"theta must be a finite number >= 0, got {theta_given!r}")
+    ridge = float(ridge)
+    if not np.isfinite(ridge) or ridge < 0:
+        raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}")
+    if certificate not in ("svm", "cheap"):
+        raise ValueError(f"certificate must be 'svm' or 'cheap', got {certificate!r}")
+    n, L = y.size, K_stack.shape[0]
+    K_work = K_bar + ridge * np.eye(n) if ridge > 0 else K_bar
+    theta = lam_min + ridge
+    if theta <= 1e-10 * max(1.0, lam_max_bar):
+        theta = 0.0
+    lam_min_l = 0.0
+    if eig == "exact":
+        ev = [np.linalg.eigvalsh(K_stack[l].astype(float))[[0, -1]] for l in range(L)]
+        lam = np.array([e[1] for e in ev])
+        lam_min_l = max(0.0, min((e[0] for e in ev), default=0.0))
+    elif eig == "power":
+        lam = _lam_max_stack(K_stack)
+    else:
+        raise ValueError(f"eig must be 'exact' or 'power', got {eig!r}")
+    if restrict_x and L and kappa > 0:
+        theta = theta + kappa * lam_min_l
+    if theta_given is not None:
+        theta = float(theta_given)
+    pf = float(p)
+    prob = ussvm_saddle_problem(K_work, K_stack, y, C, kappa, pf, theta=theta, lam_max_bar=lam_max_bar + ridge,
+                                lam_max=lam, certificate=certificate, restrict_x=restrict_x)
+    if isinstance(y0, str):
+        if y0 == "zeros":
+            ybar0 = np.zeros(n)
+        elif y0 == "svm":
+            ybar0 = svm_dual(K_work, y, C).alpha
+        else:
+            raise ValueError(f"y0 must be 'zeros', 'svm' or an array, got {y0!r}")
+    else:
+        ybar0 = project_svm_set(np.asarray(y0, dtype=float), y, C)
+    R_paper = 2 * C * math.sqrt(n)
+    ball = None
+    if isinstance(R0, str):
+        if R0 == "paper":
+            R = R_paper
+        elif R0 == "auto":
+            R = R_paper
+            if theta > 0:
+                # strong concavity: theta/2 |ybar0 - y*|^2 <= SadVal - F(ybar0) <= eps_sad(x, ybar0)
+                R_gap = 2 * math.sqrt(2 * prob.gap(prob.x_omega, ybar0) / theta)
+                if R_gap < R:
+                    R = max(R_gap, 1e-300)
+                    if restrict_y:
+                        ball = (ybar0.copy(), R / 2)
+        else:
+            raise ValueError(f"R0 must be 'paper', 'auto' or a positive number, got {R0!r}")
+    else:
+        R = float(R0)
+        if not R > 0:
+            raise ValueError(f"R0 must be > 0, got {R0!r}")
+    if ball is not None:
+        prob = ussvm_saddle_problem(K_work, K_stack, y, C, kappa, pf, theta=theta, lam_max_bar=lam_max_bar + ridge,
+                                    lam_max=lam, certificate=certificate, restrict_x=restrict_x, y_ball=ball)
+    if L == 0 or kappa == 0:
+        prob.L_xy = 0.0
+    with threadpool_limits(limits=blas_threads):
+        res = fss_saddle(prob, ybar0, R, tol=tol, relative=True, max_iter=max_iter, max_stages=max_stages,
+                         schedule=schedule, check_every=check_every, callback=callback, verbose=verbose)
+    alpha = np.clip(res.y, 0.0, C)
+    u = y * alpha
+    a = (prob.kernel_operator.forms(alpha)[2] @ u.astype(K_stack.dtype)).astype(float) if L else np.zeros(0)
+    eta = worst_case_eta(np.maximum(a, 0.0), kappa, pf) if L else np.zeros(0)
+    b = robust_bias(effective_kernel(K_work, K_stack, eta), y, alpha, C, rule=bias)
+    F_work = prob.lower(alpha)
+    F = robust_objective(alpha, K_bar, K_stack.astype(float, copy=False), y, kappa, pf) if ridge > 0 else F_work
+    return SolverResult(x=alpha, alpha=alpha, b=b, eta=eta, objective=F, objective_solved=F_work, success=res.success, nit=res.nit,
+                        message=res.message, status=res.status, trace=res.trace, gap=res.gap,
+                        stages=res.stages, theta=theta, eta_avg=kappa * res.x, operator_calls=prob.kernel_operator.calls,
+                        constants=dict(y_ball_radius=None if ball is None else ball[1], L_xy=prob.L_xy, L_yy=prob.L_yy, R0=R, Omega_X=prob.Omega_X,
+                                       Omega_Y=prob.Omega_Y, theta=theta))

@@ -1,0 +1,235 @@
+r"""ASVC: adversarial support vector classification by alternating optimisation (ginodi2010 appendix A, Algorithm 5)."""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.svm import SVC
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
+from .guru import _binary_classes, _check_iter, _check_Xy
+
+__all__ = ["asvc", "asvc_objective", "ASVC", "multiclass_asvc", "multiclass_asvc_objective"]
+
+
+def asvc_objective(w, b, X, y, delta, C):
+    r"""Robust SVM objective (A.2) with the closed-form worst displacement (A.5).
+
+    .. math::
+
+        \tfrac12\|w\|^2 + C\sum_m [1 - y_m(w^\top x_m + b) + \delta\|w\|]_+ ,
+
+    i.e. the thesis's :math:`\frac\lambda2\|w\|^2 + \sum_m[\cdot]_+` with :math:`C = 1/\lambda`.
+    """
+    return float(0.5 * w @ w + C * np.sum(np.maximum(1.0 - y * (X @ w + b) + delta * np.linalg.norm(w), 0.0)))
+
+
+def asvc(X, y, delta, C=1.0, *, tol=1e-6, max_iter=50, callback=None, verbose=0, random_state=None):
+    r"""ASVC (ginodi2010 Algorithm 5): alternate an SVM fit and the adversary's displacement.
+
+    Solves (A.1) by alternating
+
+    .. math::
+
+        \Delta x_m \leftarrow -\delta\, y_m \frac{w}{\|w\|}\quad\text{(Theorem 2.1 of appendix A)},\qquad
+        w, b \leftarrow \arg\min \tfrac12\|w\|^2 + C\sum_m[1 - y_m(w^\top(x_m+\Delta x_m) + b)]_+ ,
+
+    from :math:`w = 0` (no displacement), until :math:`\|w_{k} - w_{k-1}\| \le \mathrm{tol}\,\max(1, \|w_k\|)`.
+    The SVM step is scikit-learn's ``SVC(kernel="linear")`` (LIBSVM), not SVM-light. The thesis
+    writes the displacement as :math:`-\delta w/\|w\|`; the label :math:`y_m` is needed for the
+    worst case of :math:`[1 - y_m w^\top(x_m + \Delta x_m)]_+` (its own proof). Alternating
+    minimisation is a heuristic: it is not guaranteed to decrease (A.2); the result reports
+    the robust objective (A.2)/(A.5) along the way.
+
+    Returns
+    -------
+    SolverResult with ``w``, ``b``, ``objective`` (A.2 at the last iterate).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.ginodi2010 import asvc
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -2.0], [-2.0, -0.5]])
+    >>> res = asvc(X, np.array([1.0, 1.0, -1.0, -1.0]), delta=0.1)
+    >>> bool(res.success)
+    True
+    """
+    X, y = _check_Xy(X, y)
+    delta = check_nonnegative(delta, "delta")
+    C = check_positive(C, "C")
+    max_iter = _check_iter(max_iter, tol)
+    d = X.shape[1]
+    w, b = np.zeros(d), 0.0
+    trace = Trace()
+    success, message, k = False, "", 0
+    for k in range(1, max_iter + 1):
+        nw = np.linalg.norm(w)
+        shift = -delta * np.outer(y, w / nw) if nw > 0 else 0.0
+        svm = SVC(kernel="linear", C=C, tol=1e-6).fit(X + shift, y)
+        w_new, b_new = svm.coef_[0].copy(), float(svm.intercept_[0])
+        step = np.linalg.norm(w_new - w)
+        w, b = w_new, b_new
+        obj = asvc_objective(w, b, X, y, delta, C)
+        trace.record(objective=obj, gap=step)
+        if verbose:
+            print(f"asvc iteration {k}: robust objective {obj:.6g}, step {step:.2e}")
+        if callback is not None and callback(w, b, k):
+            message = "stopped by callback"
+            break
+        if step <= tol * max(1.0, np.linalg.norm(w)):
+            success, message = True, f"step <= tol={tol:g}"
+            break
+    else:
+        message = warn_not_converged("asvc", "max_iter", f"last step {step:.2e}")
+    return SolverResult(w.copy(), success=success, nit=k, message=message,
+                        objective=asvc_objective(w, b, X, y, delta, C), trace=trace, w=w, b=b)
+
+
+class ASVC(ClassifierMixin, BaseEstimator):
+    r"""Adversarial SVC (ginodi2010 appendix A, Algorithm 5): SVM against a worst-case ball displacement.
+
+    .. math::
+
+        \min_{w,b}\max_{\|\Delta x_m\|\le\delta}\tfrac12\|w\|^2 + C\sum_m[1 - y_m(w^\top(x_m+\Delta x_m)+b)]_+
+
+    Parameters
+    ----------
+    delta : float >= 0
+        Radius of the displacement ball.
+    C : float > 0
+        SVM trade-off (:math:`1/\lambda` in the thesis).
+    tol, max_iter : alternation controls.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.ginodi2010 import ASVC
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -2.0], [-2.0, -0.5]])
+    >>> ASVC(delta=0.1).fit(X, [1, 1, 0, 0]).predict(X).tolist()
+    [1, 1, 0, 0]
+    """
+
+    def __init__(self, delta=0.1, C=1.0, *, tol=1e-6, max_iter=50):
+        self.delta = delta
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y):
+        """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
+        X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
+        self.classes_ = _binary_classes(y, "ASVC")
+        ys = np.where(y == self.classes_[1], 1.0, -1.0)
+        res = asvc(X, ys, self.delta, self.C, tol=self.tol, max_iter=self.max_iter)
+        self.result_ = res
+        self.coef_ = res.w.reshape(1, -1)
+        self.intercept_ = np.array([res.b])
+        self.n_iter_ = res.nit
+        return self
+
+    def decision_function(self, X):
+        """Signed score :math:`w^\\top x + b`."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=float, reset=False, ensure_all_finite=True)
+        return X @ self.coef_[0] + self.intercept_[0]
+
+    def predict(self, X):
+        """Predicted class labels."""
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
+
+
+def multiclass_asvc_objective(W, X, y, delta, C, b=None):
+    r"""Multiclass robust objective of ginodi2010 appendix A.4, (A.8).
+
+    .. math::
+
+        \tfrac12\sum_c\|w_c\|^2 + C\sum_m \max_{c}\Big[1 - \delta_{c,y_m} - (w_{y_m} - w_c)^\top x_m
+        + \delta\,\|w_{y_m} - w_c\|\Big]
+
+    (Crammer-Singer's multi-hinge against a displacement of radius :math:`\delta`; the thesis prints
+    :math:`\delta_{c,y_m}` where the multi-hinge (A.6) needs :math:`1 - \delta_{c,y_m}`, and uses
+    :math:`\lambda = 1/C` on the regulariser).
+    """
+    W = np.asarray(W, float)
+    b = np.zeros(W.shape[0]) if b is None else np.asarray(b, float)
+    M = X.shape[0]
+    S = X @ W.T + b
+    own = S[np.arange(M), y]
+    D = W[y][:, None, :] - W[None, :, :]                       # (M, C, d): w_{y_m} - w_c
+    T = 1.0 - (np.arange(W.shape[0])[None, :] == y[:, None]) - (own[:, None] - S) + delta * np.linalg.norm(D, axis=2)
+    return float(0.5 * np.sum(W * W) + C * np.sum(T.max(axis=1)))
+
+
+def multiclass_asvc(X, y, delta, C=1.0, *, fit_intercept=False, tol=1e-8, max_iter=None, callback=None, verbose=0,
+                    random_state=None):
+    r"""Multiclass ASVC (ginodi2010 appendix A.4): the robust multi-hinge (A.8) solved as a cone program.
+
+    .. math::
+
+        \min_{W}\ \tfrac12\sum_c\|w_c\|^2 + C\sum_m \max_{c}\Big[1 - \delta_{c,y_m} - (w_{y_m} - w_c)^\top x_m
+        + \delta\|w_{y_m} - w_c\|\Big]
+
+    The thesis only states the loss; instead of alternating an SVM with the displacement (which
+    need not converge, see the binary :func:`asvc`), the convex problem is solved directly with
+    cvxpy (Clarabel). Small problems only (one cone per sample and class).
+
+    Parameters
+    ----------
+    X : array (M, d); y : int array (M,) with classes 0..K-1; delta >= 0; C > 0
+    fit_intercept : bool
+        Add per-class biases (outside the regulariser).
+
+    Returns
+    -------
+    SolverResult with ``W`` (K, d), ``b`` (K,), ``objective``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.ginodi2010 import multiclass_asvc
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0]]); y = np.array([0, 1, 2])
+    >>> r = multiclass_asvc(X, y, delta=0.1)
+    >>> (X @ r.W.T).argmax(axis=1).tolist()
+    [0, 1, 2]
+    """
+    import cvxpy as cp
+
+    X, _ = _check_Xy(X, np.ones(len(np.asarray(y))))
+    y = np.asarray(y)
+    if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer) or y.min() < 0:
+        raise ValueError("y must be a 1-D array of class indices 0..K-1")
+    delta = check_nonnegative(delta, "delta")
+    C = check_positive(C, "C")
+    K = int(y.max()) + 1
+    M, d = X.shape
+    W = cp.Variable((K, d))
+    b = cp.Variable(K) if fit_intercept else np.zeros(K)
+    xi = cp.Variable(M)
+    cons = []
+    for c in range(K):
+        rows = np.arange(M)
+        for a in range(K):
+            sel = rows[y == a]
+            if sel.size == 0:
+                continue
+            if c == a:
+                cons.append(xi[sel] >= 0)
+                continue
+            margin = X[sel] @ (W[a] - W[c]) + (b[a] - b[c] if fit_intercept else 0.0)
+            cons.append(xi[sel] >= 1 - margin + delta * cp.norm(W[a] - W[c]))
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(W) + C * cp.sum(xi)), cons)
+    prob.solve(solver="CLARABEL", verbose=bool(verbose))
+    ok = prob.status in ("optimal", "optimal_inaccurate")
+    msg = str(prob.status)
+    if not ok:
+        msg = warn_not_converged("multiclass_asvc", "the Clarabel settings", msg)
+    Wv = np.asarray(W.value) if W.value is not None else np.zeros((K, d))
+    bv = np.asarray(b.value) if fit_intercept and b.value is not None else np.zeros(K)
+    return SolverResult(Wv.ravel().copy(), success=ok, nit=int(prob.solver_stats.num_iters or 0), message=msg,
+                        objective=multiclass_asvc_objective(Wv, X, y, delta, C, bv), W=Wv, b=bv)

@@ -1,0 +1,299 @@
+"""Property tests of the bental2012 chapter: closed forms, certificates, agreement with cvxpy."""
+import warnings
+
+import cvxpy as cp
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from robustpapers.bental2012 import (
+    D_B, D_G, D_U, SaddlePointProblem, evaluate_prediction_rules, fss_saddle, make_uncertain_dataset,
+    project_restricted_lp_ball, project_svm_set_ball, robust_objective, rsvm_support_from_kernels,
+    sampled_decisions, svm_set_linear_max, ussvm_fss, ussvm_socp, worst_case_eta,
+)
+from robustpapers.core import is_psd, svm_dual, svm_bias
+
+
+def _instance(seed, n=30, L=4, d=50, noise=0.3):
+    """A small well-conditioned instance: K̄ = XXᵀ/d (+ tiny ridge), K_l = K̄ + Z_l Z_lᵀ."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y[:2] = [1.0, -1.0]
+    Kb = X @ X.T / d
+    Ks = np.stack([Kb + (Z := noise * rng.standard_normal((n, n)) / np.sqrt(n)) @ Z.T for _ in range(L)])
+    return Kb, Ks, y
+
+
+# --- the inner minimisation in closed form -------------------------------------------------------
+
+@pytest.mark.parametrize("p", [1.5, 2.0, 3.0])
+def test_closed_form_eta_equals_cvxpy_inner_solution(p):
+    rng = np.random.default_rng(1)
+    a = rng.uniform(0.1, 2.0, size=6)
+    kappa = 0.7
+    eta = cp.Variable(6)
+    prob = cp.Problem(cp.Maximize(a @ eta), [eta >= 0, cp.pnorm(eta, p) <= kappa])
+    prob.solve(solver="CLARABEL")
+    ours = worst_case_eta(a, kappa, p)
+    q = p / (p - 1)
+    assert np.allclose(ours, eta.value, atol=1e-4)
+    assert a @ ours == pytest.approx(kappa * np.linalg.norm(a, q), rel=1e-12)
+    assert np.linalg.norm(ours, p) == pytest.approx(kappa, rel=1e-12)
+
+
+def test_eta_p1_puts_the_mass_on_the_largest_forms():
+    a = np.array([1.0, 3.0, 2.0, 3.0])
+    eta = worst_case_eta(a, 2.0, p=1)
+    assert eta.sum() == pytest.approx(2.0)
+    assert np.all(eta[[0, 2]] == 0) and eta @ a == pytest.approx(2.0 * a.max())
+
+
+def test_robust_objective_is_the_worst_case_over_sampled_kernels():
+    Kb, Ks, y = _instance(2)
+    rng = np.random.default_rng(0)
+    alpha = rng.uniform(0, 1, y.size)
+    F = robust_objective(alpha, Kb, Ks, y, kappa=0.8)
+    u = alpha * y
+    for _ in range(50):  # any eta of the set gives an objective >= F (F is the minimum over E(kappa))
+        eta = np.abs(rng.standard_normal(Ks.shape[0]))
+        eta *= 0.8 / np.linalg.norm(eta)
+        K = Kb + np.tensordot(eta, Ks, 1)
+        assert alpha.sum() - 0.5 * u @ K @ u >= F - 1e-10
+
+
+# --- SOCP (13) and FSS agree ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("p", [2.0, 3.0])
+def test_fss_objective_equals_socp_objective(p):
+    Kb, Ks, y = _instance(3)
+    socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.5, p=p)
+    fss = ussvm_fss(Kb, Ks, y, C=1.0, kappa=0.5, p=p, tol=1e-6)
+    assert socp.success and fss.success
+    assert fss.objective == pytest.approx(socp.objective, rel=1e-5)
+    # the certificate brackets the optimum: F(alpha_fss) <= F* <= F(alpha_fss) + eps_sad
+    assert fss.objective - 1e-7 <= socp.objective <= fss.objective + fss.gap + 1e-7
+    # strong concavity (modulus theta) bounds the distance to the unique maximiser by the certificate
+    assert np.linalg.norm(fss.alpha - socp.alpha) <= np.sqrt(2 * fss.gap / fss.theta) + 1e-4
+
+
+def test_socp_value_is_minus_robust_objective():
+    Kb, Ks, y = _instance(4)
+    res = ussvm_socp(Kb, Ks, y, C=2.0, kappa=1.0)
+    assert res.socp_value == pytest.approx(res.objective, rel=1e-6)
+
+
+def test_kappa_zero_reproduces_the_plain_svm():
+    Kb, Ks, y = _instance(5)
+    Kb = Kb + 0.1 * np.eye(y.size)  # positive definite: the SVM's alpha is unique
+    svm = svm_dual(Kb, y, C=1.0, tol=1e-10)
+    for res in (ussvm_fss(Kb, Ks, y, 1.0, 0.0, tol=1e-8, bias="free"),
+                ussvm_socp(Kb, Ks, y, 1.0, 0.0, bias="free")):
+        assert np.allclose(res.alpha, svm.alpha, atol=1e-3)
+        assert res.objective == pytest.approx(svm.objective, rel=1e-6)
+        f_ours = Kb @ (res.alpha * y) + res.b
+        f_svm = Kb @ (svm.alpha * y) + svm.b
+        assert np.array_equal(np.sign(f_ours), np.sign(f_svm))
+        assert np.allclose(f_ours, f_svm, atol=5e-3)
+
+
+def test_bias_rule_of_section_4_2():
+    Kb, Ks, y = _instance(6)
+    res = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.5)
+    K_eff = Kb + np.tensordot(res.eta, Ks, 1)
+    sv = res.alpha > 1e-6
+    assert res.b == pytest.approx(np.mean((y - K_eff @ (res.alpha * y))[sv]), abs=1e-10)
+
+
+# --- FSS theory (Proposition 2) --------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_fss_theory_schedule_meets_the_stage_bound_19():
+    Kb, Ks, y = _instance(7, n=20, L=3)
+    Kb = Kb + 1.0 * np.eye(20)  # theta = lambda_min(K̄) >= 1 keeps N_s small
+    res = ussvm_fss(Kb, Ks, y, 1.0, 0.5, schedule="theory", R0="paper", restrict_x=False, tol=0.0,
+                    max_stages=4, max_iter=10**6)
+    tr = res.trace
+    theta, R0 = res.constants["theta"], res.constants["R0"]
+    stages = tr["stage"][1:].astype(int)
+    gaps = tr["gap"][1:]
+    assert np.all(gaps <= theta * R0**2 * 2.0 ** (-2 * stages - 5) + 1e-12)  # eq. (19)
+    assert np.all(np.diff(gaps) < 0)  # eps_sad of the averaged iterates decreases across stages
+
+
+def test_fss_adaptive_gap_decreases_across_stages():
+    Kb, Ks, y = _instance(8)
+    res = ussvm_fss(Kb, Ks, y, 1.0, 0.5, tol=1e-5)
+    gaps = res.trace["gap"][1:]
+    assert res.success and np.all(np.diff(gaps) < 0)
+
+
+def test_generic_fss_on_a_toy_saddle_problem():
+    # min_{0<=x<=1} max_{0<=y<=2} x y - y^2 + y: saddle at x* = 1, y* = 1, value 1
+    prob = SaddlePointProblem(
+        operator=lambda x, y: (y.copy(), -(x - 2 * y + 1)),
+        project_x=lambda v: np.clip(v, 0, 1), project_y=lambda v: np.clip(v, 0, 2),
+        x_omega=np.zeros(1), Omega_X=0.5, Omega_Y=0.5, L_xy=1.0, L_yy=2.0, theta=2.0,
+        gap=lambda x, y: float(max((x[0] + 1) ** 2 / 4 if x[0] + 1 <= 4 else 2 * (x[0] + 1) - 4, 0)
+                               - (-y[0] ** 2 + y[0])),
+        lower=lambda y: float(-y[0] ** 2 + y[0]))
+    res = fss_saddle(prob, np.array([0.0]), R0=4.0, tol=1e-9)
+    assert res.success and res.gap <= 1e-9
+    assert res.y[0] == pytest.approx(0.5, abs=1e-4) and res.objective == pytest.approx(0.25, abs=1e-8)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_theta_zero_handling():
+    rng = np.random.default_rng(9)
+    n = 12
+    X = rng.standard_normal((n, 3))  # linear kernel with d = 3 < n: lambda_min(K̄) = 0
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    Kb = X @ X.T
+    Ks = np.stack([Kb + np.outer(v, v) for v in rng.standard_normal((3, n))])  # singular K_l as well
+    with pytest.raises(ValueError, match="theta"):
+        ussvm_fss(Kb, Ks, y, 1.0, 0.5, schedule="theory", restrict_x=False)
+    socp = ussvm_socp(Kb, Ks, y, 1.0, 0.5)
+    adaptive = ussvm_fss(Kb, Ks, y, 1.0, 0.5, tol=2e-3, max_iter=20000)
+    assert adaptive.theta == 0.0 and adaptive.success
+    assert adaptive.objective <= socp.objective + 1e-9  # F(alpha) never exceeds the optimum
+    assert socp.objective - adaptive.objective <= adaptive.gap + 1e-7  # ... and the certificate bounds the rest
+    # a ridge makes theta > 0; the original objective at its solution is within ridge C^2 n / 2 (+ gap)
+    ridge = 1e-2
+    r = ussvm_fss(Kb, Ks, y, 1.0, 0.5, ridge=ridge, restrict_x=False, tol=2e-3, max_iter=20000)
+    assert r.theta >= ridge and r.success
+    assert socp.objective - r.objective <= ridge * n / 2 + r.gap + 1e-7
+
+
+def test_float32_kernels_give_the_same_solution():
+    Kb, Ks, y = _instance(10)
+    a = ussvm_fss(Kb, Ks, y, 1.0, 0.5, tol=1e-6)
+    b = ussvm_fss(Kb, Ks.astype(np.float32), y, 1.0, 0.5, tol=1e-5, dtype=np.float32)
+    assert b.objective == pytest.approx(a.objective, rel=1e-4)
+
+
+# --- projections and the certificate's LP ------------------------------------------------------------
+
+@pytest.mark.parametrize("p", [1.0, 2.0, 3.0, np.inf])
+def test_restricted_ball_projection_matches_cvxpy(p):
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        v = rng.standard_normal(5) * 0.6
+        x = cp.Variable(5)
+        cons = [x >= 0, cp.sum(x) >= 1, (cp.pnorm(x, p) if np.isfinite(p) else cp.norm(x, "inf")) <= 1]
+        cp.Problem(cp.Minimize(cp.sum_squares(x - v)), cons).solve(solver="CLARABEL")
+        assert np.allclose(project_restricted_lp_ball(v, p), x.value, atol=1e-5)
+
+
+def test_svm_ball_projection_kkt():
+    rng = np.random.default_rng(12)
+    y = np.array([1.0, -1, 1, -1, 1, -1])
+    c = np.array([0.2, 0.1, 0.0, 0.3, 0.2, 0.0])  # in S_n (y'c = 0)
+    for _ in range(5):
+        v = 2 * rng.standard_normal(6)
+        a = project_svm_set_ball(v, y, 1.0, c, 0.3)
+        z = cp.Variable(6)
+        cons = [z >= 0, z <= 1, y @ z == 0, cp.norm(z - c) <= 0.3]
+        cp.Problem(cp.Minimize(cp.sum_squares(z - v)), cons).solve(solver="CLARABEL")
+        assert np.allclose(a, z.value, atol=1e-4)
+        assert abs(a @ y) < 1e-10 and np.all((a >= 0) & (a <= 1)) and np.linalg.norm(a - c) <= 0.3 + 1e-9
+
+
+def test_svm_set_linear_max_matches_lp():
+    rng = np.random.default_rng(13)
+    y = np.where(rng.random(15) > 0.4, 1.0, -1.0)
+    y[:2] = [1, -1]
+    for _ in range(5):
+        g = rng.standard_normal(15)
+        a = cp.Variable(15)
+        prob = cp.Problem(cp.Maximize(g @ a), [a >= 0, a <= 2.0, y @ a == 0])
+        prob.solve(solver="CLARABEL")
+        assert svm_set_linear_max(g, y, 2.0) == pytest.approx(prob.value, abs=1e-6)
+
+
+# --- data generators (§7.1) and prediction rules (§6) ---------------------------------------------
+
+@pytest.mark.parametrize("family", [D_G, D_U, D_B])
+def test_generators_shapes_labels_psd(family):
+    sets = family(2, 6, 3, random_state=0)
+    assert len(sets) == 2
+    for ds in sets:
+        n = 12
+        assert ds.X.shape[0] == n and 2 <= ds.X.shape[1] <= 100
+        assert ds.K_bar.shape == (n, n) and ds.K_stack.shape == (3, n, n)
+        assert sorted(set(ds.y.tolist())) == [-1.0, 1.0] and ds.y.sum() == 0
+        assert np.allclose(ds.K_bar, ds.X @ ds.X.T)
+        assert is_psd(ds.K_bar) and all(is_psd(K) for K in ds.K_stack)
+        assert np.all(np.linalg.eigvalsh(ds.K_stack - ds.K_bar) >= -1e-6 * np.abs(ds.K_bar).max())
+
+
+def test_generators_are_seeded():
+    a, b = D_U(1, 5, 2, random_state=3)[0], D_U(1, 5, 2, random_state=3)[0]
+    assert np.array_equal(a.K_stack, b.K_stack)
+
+
+def test_rsvm_support_bounds():
+    ds = make_uncertain_dataset("gaussian", 5, 4, random_state=1)
+    K_bar, lo, hi = rsvm_support_from_kernels(ds.K_stack)
+    assert np.all(lo <= K_bar + 1e-12) and np.all(K_bar <= hi + 1e-12)
+    assert np.allclose(K_bar, ds.K_stack.mean(0))
+
+
+def test_prediction_rules():
+    Kb, Ks, y = _instance(14, n=40)
+    tr, te = np.arange(30), np.arange(30, 40)
+    res = ussvm_socp(Kb[np.ix_(tr, tr)], Ks[:, tr][:, :, tr], y[tr], 1.0, 0.5)
+    stack = np.concatenate([Kb[None], Ks])[:, te][:, :, tr]
+    f, F, eta = sampled_decisions(stack, y[tr], res.alpha, res.b, 0.5, R=20, random_state=0)
+    assert F.shape == (20, 10) and np.all(np.linalg.norm(eta, axis=1) <= 0.5 + 1e-12) and np.all(eta >= 0)
+    f0, F0, _ = sampled_decisions(stack, y[tr], res.alpha, res.b, 0.0, R=5, random_state=0)
+    assert np.allclose(F0, f0[None])  # kappa = 0: every draw is the nominal rule
+    err = evaluate_prediction_rules(stack, y[te], y[tr], res.alpha, res.b, 0.5, R=20, random_state=0)
+    assert err["RE"] >= err["ME"] - 1e-12
+
+
+# --- bad input ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("solver", [ussvm_fss, ussvm_socp])
+def test_bad_inputs(solver):
+    Kb, Ks, y = _instance(15, n=10, L=2)
+    with pytest.raises(ValueError, match="different shapes"):
+        solver(Kb, [Ks[0], Ks[1][:5, :5]], y, 1.0, 0.5)
+    with pytest.raises(ValueError, match="K_list"):
+        solver(Kb, Ks[:, :5, :5], y, 1.0, 0.5)
+    bad = Kb.copy()
+    bad[0, 0] = -5.0
+    with pytest.raises(ValueError, match="positive semidefinite"):
+        solver(bad, Ks, y, 1.0, 0.5)
+    with pytest.raises(ValueError, match="kappa"):
+        solver(Kb, Ks, y, 1.0, -0.1)
+    with pytest.raises(ValueError, match="p must be"):
+        solver(Kb, Ks, y, 1.0, 0.5, p=0.5)
+    with pytest.raises(ValueError, match="y must take values"):
+        solver(Kb, Ks, np.where(y > 0, 1.0, 0.0), 1.0, 0.5)
+    with pytest.raises(ValueError, match="C must be"):
+        solver(Kb, Ks, y, 0.0, 0.5)
+
+
+# --- §5.4: FSS on the chance-constrained minimax (23) against the SOCP (22) -------------------------
+
+def test_fss_on_23_equals_socp_22():
+    from robustpapers.bental2012 import chance_fss, chance_socp
+
+    rng = np.random.default_rng(16)
+    n = 15
+    X = rng.standard_normal((n, 30))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    y[:2] = [1.0, -1.0]
+    Kb = X @ X.T / 30 + 0.05 * np.eye(n)
+    B = rng.uniform(0, 0.3, (n, 4))
+    beta = B @ B.T + 0.05 * np.eye(n)  # nonnegative entries, positive definite
+    socp = chance_socp(Kb, beta, y, 1.0, 1.0)
+    fss = chance_fss(Kb, beta, y, 1.0, 1.0, tol=1e-6)
+    assert socp.success and fss.success
+    assert fss.objective == pytest.approx(socp.objective, rel=1e-5)
+    assert fss.objective - 1e-7 <= socp.objective <= fss.objective + fss.gap + 1e-7
+    # zeta stays feasible: zeta >= 0 and zeta' beta^-1 zeta <= kappa^2 / 4
+    z = fss.zeta
+    assert np.all(z >= 0) and z @ np.linalg.solve(beta, z) <= 0.25 * (1 + 1e-9)
+    with pytest.raises(ValueError, match="nonnegative"):
+        chance_fss(Kb, beta - 1.0, y, 1.0, 1.0)
