@@ -28,7 +28,7 @@ from sklearn.model_selection import train_test_split
 from robustpapers.core import ConvergenceWarning
 from robustpapers.chen2008 import indefinite_svm, perturbed_gaussian_kernel
 from robustpapers.chen2008.experiments import choose_gamma, load_binary
-from robustpapers.runner import results_root
+from robustpapers.runner import benchmark_path
 
 GAMMA_GRID = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
 
@@ -96,7 +96,7 @@ def main():
     out = dict(rows=rows, summary=summary, machine=dict(python=platform.python_version(), processor=platform.processor(),
                                                         machine=platform.machine(), note="shared 2-core machine, 1 BLAS thread"),
                args=vars(args))
-    path = results_root() / "chen2008" / "benchmarks" / "siqclp_speed.json"
+    path = benchmark_path("chen2008", "siqclp_speed")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=1))
     print(f"wrote {path}")
