@@ -69,6 +69,7 @@ def test_pages_render(server, browser):
     assert "book/intro.html" in pages
     problems = []
     page = browser.new_page()
+    page.set_default_timeout(120000)  # a loaded 2-core CI machine typesets the long pages slowly
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     for rel in pages:
@@ -79,7 +80,7 @@ def test_pages_render(server, browser):
             continue
         has_math = page.evaluate("document.querySelectorAll('.math').length") > 0
         if has_math:
-            page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
+            page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
             page.evaluate("MathJax.startup.promise")
             stats = page.evaluate("""() => {
                 const maths = Array.from(document.querySelectorAll('.math'));
@@ -94,7 +95,8 @@ def test_pages_render(server, browser):
         for pattern in (r"\\begin\{", r"\$\$", r"\\frac\{"):
             if re.search(pattern, text) and not has_math:
                 problems.append(f"{rel}: raw TeX {pattern!r} in the text")
-        page.wait_for_load_state("networkidle")
+        # every image finished (loaded or failed) before judging; no network wait: the book is offline
+        page.wait_for_function("Array.from(document.images).every(i => i.complete)", timeout=120000)
         broken = page.evaluate("""() => Array.from(document.images)
             .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))""")
         if broken:
