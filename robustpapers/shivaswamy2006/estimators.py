@@ -23,6 +23,15 @@ def _em(X, est, label=""):
     return res.mean, res.cov
 
 
+
+def _solve_robust_svr(est, A, y, factors):
+    """The regressor's SOCP on design ``A``: close-to-mean (35)/(45) or small-residual (36), per ``est.formulation``."""
+    if est.formulation == "ctm":
+        return robust_svr_ctm(A, y, eta=est.eta, epsilon=est.epsilon, W=est.W, D=est.D, factors=factors,
+                              tol=est.tol, max_iter=est.max_iter)
+    return robust_svr_sr(A, y, eta=est.eta, epsilon=est.epsilon, W=est.W, factors=factors,
+                         tol=est.tol, max_iter=est.max_iter)
+
 class RobustMissingSVC(ClassifierMixin, BaseEstimator):
     r"""Robust linear classifier for data with missing values, 004 eq. (44) and section 6.1.
 
@@ -216,12 +225,7 @@ class RobustMissingSVR(RegressorMixin, BaseEstimator):
         X = check_missing_array(X)
         self.mean_, self.covariance_ = _em(X, self)
         Xbar, F = conditional_moments(X, self.mean_, self.covariance_)
-        if self.formulation == "ctm":
-            res = robust_svr_ctm(Xbar, y, eta=self.eta, epsilon=self.epsilon, W=self.W, D=self.D, factors=F,
-                                 tol=self.tol, max_iter=self.max_iter)
-        else:
-            res = robust_svr_sr(Xbar, y, eta=self.eta, epsilon=self.epsilon, W=self.W, factors=F,
-                                tol=self.tol, max_iter=self.max_iter)
+        res = _solve_robust_svr(self, Xbar, y, F)
         self.result_ = res
         self.n_iter_ = res.nit
         self.coef_ = res.w
@@ -477,12 +481,7 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
         n = len(y)
         sphere = self.sigma * np.eye(n)
         factors = [sphere if incomplete[i] else None for i in range(n)]
-        if self.formulation == "ctm":
-            res = robust_svr_ctm(K, y, eta=self.eta, epsilon=self.epsilon, W=self.W, D=self.D, factors=factors,
-                                 tol=self.tol, max_iter=self.max_iter)
-        else:
-            res = robust_svr_sr(K, y, eta=self.eta, epsilon=self.epsilon, W=self.W, factors=factors,
-                                tol=self.tol, max_iter=self.max_iter)
+        res = _solve_robust_svr(self, K, y, factors)
         self.result_ = res
         self.n_iter_ = res.nit
         self.alpha_ = res.w
