@@ -285,7 +285,7 @@ def _lam_max_stack(K_stack, iters=60, seed=0):
 def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max_stages=60,
               schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
               dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
-              blas_threads=1, callback=None, verbose=False):
+              blas_threads=1, step="fixed", step_grow=1.5, callback=None, verbose=False):
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
 
     .. math::
@@ -335,6 +335,9 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         matrix-vector products on a shared machine; None leaves BLAS alone).
     theta : float, optional
         Override the strong-concavity modulus (must be valid for the theory schedule).
+    step, step_grow
+        Step rule of :func:`fss_saddle`: the paper's fixed step (16b) or Mirror-Prox's
+        backtracking on the local Lipschitz condition (Nemirovski 2004).
 
     Returns
     -------
@@ -419,7 +422,8 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         prob.L_xy = 0.0
     with threadpool_limits(limits=blas_threads):
         res = fss_saddle(prob, ybar0, R, tol=tol, relative=True, max_iter=max_iter, max_stages=max_stages,
-                         schedule=schedule, check_every=check_every, callback=callback, verbose=verbose)
+                         schedule=schedule, check_every=check_every, step=step, step_grow=step_grow,
+                         callback=callback, verbose=verbose)
     alpha = np.clip(res.y, 0.0, C)
     u = y * alpha
     a = (prob.kernel_operator.forms(alpha)[2] @ u.astype(K_stack.dtype)).astype(float) if L else np.zeros(0)
