@@ -6,7 +6,7 @@ process after each solve. Writes ``results/bental2012/benchmarks/fss_vs_socp.jso
 
 Rows: cvxpy+Clarabel on the problem as generated and on its exact rescaling (``scale="auto"``), and
 USSVM_MN with the paper's fixed step, with Mirror-Prox backtracking, and with backtracking from the
-nominal SVM (warm start); for each FSS run the per-stage trace and the time at which it first came
+nominal SVM (warm start), and with the fixed / backtracking step from the radius ``R0="probe"``; for each FSS run the per-stage trace and the time at which it first came
 within 1e-3 relative of the best SOCP objective. Run with OMP_NUM_THREADS=1 on a shared machine.
 
 Usage: OMP_NUM_THREADS=1 python benchmarks/bental2012_fss_vs_socp.py [--N 250] [--L 10] [--fss-max-iter 20000]
@@ -117,11 +117,13 @@ def main():
             t_socp = time.perf_counter() - t0
         rows.append(dict(method="USSVM_SOCP (cvxpy+Clarabel)" + (" rescaled" if scale else ""), n=2 * args.N,
                          L=args.L, time=t_socp, objective=socp.objective, status=socp.solver_status,
-                         peak_rss_mb=peak_mb()))
+                         peak_rss_mb=peak_mb(), alpha_norm=float(np.linalg.norm(socp.alpha))))
     F_socp = max(r["objective"] for r in rows)
     variants = [("USSVM_MN (FSS) paper step", dict(step="fixed")),
                 ("USSVM_MN (FSS) backtracking", dict(step="backtracking")),
-                ("USSVM_MN (FSS) backtracking, SVM warm start", dict(step="backtracking", y0="svm"))]
+                ("USSVM_MN (FSS) backtracking, SVM warm start", dict(step="backtracking", y0="svm")),
+                ("USSVM_MN (FSS) paper step, R0 probe", dict(step="fixed", R0="probe")),
+                ("USSVM_MN (FSS) backtracking, R0 probe", dict(step="backtracking", R0="probe"))]
     for name, kw in variants:
         fss = run_fss(ds, args.C, args.kappa, args.tol, args.fss_max_iter, F_ref=F_socp, **kw)
         rows.append(dict(method=name, n=2 * args.N, L=args.L, status="certified" if fss["certified"]
@@ -129,7 +131,7 @@ def main():
     F_ref = max(r["objective"] for r in rows)
     for r in rows:
         r["rel_gap_to_best"] = (F_ref - r["objective"]) / abs(F_ref)
-    fss = rows[-2]  # backtracking from zeros
+    fss = rows[-1]  # backtracking, R0 probe
     t_socp = rows[0]["time"]
     speedup = t_socp / fss["time"]
     big = run_big(args) if args.big_N else None

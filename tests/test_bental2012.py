@@ -366,3 +366,20 @@ def test_step_option_is_validated():
         ussvm_fss(Kb, Ks, y, 1.0, 0.5, step="bogus")
     with pytest.raises(ValueError, match="step_grow"):
         ussvm_fss(Kb, Ks, y, 1.0, 0.5, step="backtracking", step_grow=0.5)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_probe_radius_keeps_the_certificate_valid(seed):
+    """R0="probe" is a guess, not a bound, but the certificate is the full problem's: whatever the
+    radius, F(alpha) <= F* <= F(alpha) + eps_sad."""
+    Kb, Ks, y = _instance(40 + seed, n=40, L=5)
+    socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-4, R0="probe", step="backtracking", max_iter=200)
+        auto = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-4, R0="auto", max_iter=20)
+        # a radius far too small (theta overridden by 1e6): the ball misses y_*, nothing false is certified
+        tiny = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-6, R0="probe", theta=1e6, max_iter=100)
+    assert res.constants["R0"] < auto.constants["R0"]
+    for r in (res, tiny):
+        assert r.objective - 1e-8 <= socp.objective <= r.objective + r.gap + 1e-8

@@ -87,7 +87,7 @@ def fss_stage_constants(problem, R):
 
 
 def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, schedule="theory",
-               check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5,
+               check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5, step_max=1e3,
                callback=None, verbose=False):
     r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (000 §5.2).
 
@@ -137,6 +137,8 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         keeps (19) for the (16e) stage length; ``problem.gap`` stays the certificate.
     step_grow : float >= 1
         Growth factor of :math:`\gamma_t` for ``step="backtracking"``.
+    step_max : float >= 1
+        Cap on :math:`\gamma_t`.
     callback : callable, optional
         ``callback(stage_info_dict)`` after every stage; return True to stop.
     verbose : bool
@@ -217,7 +219,8 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
                 # Mirror-Prox with the local step rule of Nemirovski (2004): accept the multiplier
                 # gamma when <G(w) - G(z), w - z+> <= (|w - z|^2 + |z+ - w|^2) / 2 in the metric of
                 # the steps (gamma sx, gamma sy); otherwise halve gamma and redo the step from z.
-                gamma *= step_grow
+                gamma = min(gamma * step_grow, step_max)  # capped: on a face where G is nearly
+                # constant the local test holds for any gamma, and huge steps only cost projections
                 while True:
                     ax, ay = gamma * sx, gamma * sy
                     wx, wy = problem.project_x(x - ax * gx), problem.project_y(y - ay * gy)
