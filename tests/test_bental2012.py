@@ -297,3 +297,89 @@ def test_fss_on_23_equals_socp_22():
     assert np.all(z >= 0) and z @ np.linalg.solve(beta, z) <= 0.25 * (1 + 1e-9)
     with pytest.raises(ValueError, match="nonnegative"):
         chance_fss(Kb, beta - 1.0, y, 1.0, 1.0)
+
+
+# --- speed options: backtracking steps, equivalent rescaling ---------------------------------------
+
+def test_rescaling_is_an_exact_equivalence():
+    """F(a; K, C) = F(c a; K/c, cC) / c, and the SOCP on the rescaled problem maps back to the same alpha."""
+    from robustpapers.bental2012 import rescale_ussvm
+    Kb, Ks, y = _instance(11, n=24, L=3)
+    Kb, Ks = 250.0 * Kb, 250.0 * Ks  # badly scaled on purpose
+    rng = np.random.default_rng(0)
+    c = 250.0
+    Kb_c, Ks_c, C_c = rescale_ussvm(Kb, Ks, 1.0, c)
+    assert C_c == 250.0
+    for _ in range(5):
+        a = rng.uniform(0, 1, y.size)
+        assert robust_objective(c * a, Kb_c, Ks_c, y, 0.7) / c == pytest.approx(
+            robust_objective(a, Kb, Ks, y, 0.7), rel=1e-12)
+    plain = ussvm_socp(Kb, Ks, y, 1.0, 0.7)
+    scaled = ussvm_socp(Kb, Ks, y, 1.0, 0.7, scale="auto")
+    assert scaled.scale != 1.0
+    assert scaled.objective == pytest.approx(plain.objective, rel=1e-5)
+    assert np.allclose(scaled.alpha, plain.alpha, atol=1e-4)
+    # FSS is scale-equivariant (every constant of (16) and every step of (17) moves with the map):
+    # on the rescaled problem the same steps return c * alpha, objective c * F
+    kw = dict(schedule="theory", R0="paper", tol=0.0, max_iter=300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        f1 = ussvm_fss(Kb, Ks, y, 1.0, 0.7, **kw)
+        f2 = ussvm_fss(Kb_c, Ks_c, y, C_c, 0.7, **kw)
+    assert f2.objective / c == pytest.approx(f1.objective, rel=1e-8)
+    assert np.allclose(f2.alpha / c, f1.alpha, rtol=1e-7, atol=1e-12)
+    with pytest.raises(ValueError, match="scale"):
+        rescale_ussvm(Kb, Ks, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_backtracking_fss_reaches_the_socp_objective(seed):
+    """Random instances: the backtracking step certifies eps_sad <= 1e-4 |F| and F is within 1e-3 of SOCP's."""
+    Kb, Ks, y = _instance(20 + seed, n=40, L=5)
+    socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
+    fix = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-4)
+    bt = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-4, step="backtracking")
+    assert bt.success and fix.success
+    assert abs(bt.objective - socp.objective) <= 1e-3 * abs(socp.objective)
+    # the certificate is valid: F(alpha) <= F* <= F(alpha) + eps_sad
+    assert bt.objective - 1e-8 <= socp.objective <= bt.objective + bt.gap + 1e-8
+    assert bt.trace["mean_gamma"][-1] >= 1.0
+
+
+def test_backtracking_certificate_is_valid_on_paper_data():
+    """D_U(1, 20, 3), C = 10, kappa = 1 (the §7.5 setting, tiny): the backtracking run's certificate
+    brackets the SOCP optimum, F(alpha) <= F* <= F(alpha) + eps_sad, and its weights are >= 1."""
+    ds = make_uncertain_dataset("uniform", 20, 3, random_state=5)
+    socp = ussvm_socp(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0, scale="auto")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        bt = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0, tol=1e-4, step="backtracking", max_iter=1500)
+    assert socp.success
+    slack = 1e-7 * abs(socp.objective)
+    assert bt.objective - slack <= socp.objective <= bt.objective + bt.gap + slack
+    assert np.all(bt.trace["mean_gamma"][1:] >= 1.0)
+
+
+def test_step_option_is_validated():
+    Kb, Ks, y = _instance(3, n=10, L=2)
+    with pytest.raises(ValueError, match="step"):
+        ussvm_fss(Kb, Ks, y, 1.0, 0.5, step="bogus")
+    with pytest.raises(ValueError, match="step_grow"):
+        ussvm_fss(Kb, Ks, y, 1.0, 0.5, step="backtracking", step_grow=0.5)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_probe_radius_keeps_the_certificate_valid(seed):
+    """R0="probe" is a guess, not a bound, but the certificate is the full problem's: whatever the
+    radius, F(alpha) <= F* <= F(alpha) + eps_sad."""
+    Kb, Ks, y = _instance(40 + seed, n=40, L=5)
+    socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-4, R0="probe", step="backtracking", max_iter=200)
+        auto = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-4, R0="auto", max_iter=20)
+        # a radius far too small (theta overridden by 1e6): the ball misses y_*, nothing false is certified
+        tiny = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-6, R0="probe", theta=1e6, max_iter=100)
+    assert res.constants["R0"] < auto.constants["R0"]
+    for r in (res, tiny):
+        assert r.objective - 1e-8 <= socp.objective <= r.objective + r.gap + 1e-8

@@ -10,7 +10,7 @@ from .data import (
 from .fss import SaddlePointProblem, fss_saddle, fss_stage_constants
 from .robust import (
     check_ussvm_problem, dual_exponent, effective_kernel, kernel_quadratic_forms, robust_bias,
-    robust_objective, worst_case_eta,
+    rescale_ussvm, robust_objective, worst_case_eta,
 )
 from .socp import ussvm_socp
 
@@ -19,7 +19,7 @@ __all__ = [
     "make_uncertain_kernels", "rsvm_support_from_kernels",
     "SaddlePointProblem", "fss_saddle", "fss_stage_constants",
     "check_ussvm_problem", "dual_exponent", "effective_kernel", "kernel_quadratic_forms", "robust_bias",
-    "robust_objective", "worst_case_eta",
+    "rescale_ussvm", "robust_objective", "worst_case_eta",
     "ussvm_socp",
 ]
 from .ussvm import project_positive_lp_ball, svm_set_linear_max, ussvm_fss, ussvm_saddle_problem

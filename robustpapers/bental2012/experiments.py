@@ -25,11 +25,12 @@ def _errors(prefix, errs):
 
 
 def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
-                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn")):
+                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed"):
     """One fold of Fig. 2 / Fig. 3 (000 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
     training part of one D_{G,U,B}(1, N, L) data set and score NE, ME, RE with R draws of eta.
 
     All methods use the bias rule of §4.2 and the same R draws of eta on the test points.
+    ``fss_step`` is the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking).
     """
     ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "data", distribution, N, L,
                                                                              dataset_index))
@@ -63,7 +64,7 @@ def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_inde
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             t0 = time.perf_counter()
-            res = ussvm_fss(Kb, Ks, ytr, C, kappa, tol=fss_tol, max_iter=fss_max_iter)
+            res = ussvm_fss(Kb, Ks, ytr, C, kappa, tol=fss_tol, max_iter=fss_max_iter, step=fss_step)
             out["mn_time"] = time.perf_counter() - t0
         out["mn_objective"] = res.objective
         out["mn_gap"] = res.gap
@@ -86,12 +87,16 @@ def s_star(constants, s_max=200):
     return best
 
 
-def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", distribution="uniform"):
-    """Fig. 5 (000 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad)."""
+def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", distribution="uniform",
+                     step="fixed"):
+    """Fig. 5 (000 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
+
+    ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking)."""
     ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "conv", N, L))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=tol, max_iter=max_iter, schedule=schedule)
+        res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=tol, max_iter=max_iter, schedule=schedule,
+                        step=step)
     tr = res.trace
     keep = tr["stage"] >= 0
     consts = {k: float(v) for k, v in res.constants.items() if v is not None}

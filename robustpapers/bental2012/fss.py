@@ -87,7 +87,8 @@ def fss_stage_constants(problem, R):
 
 
 def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, schedule="theory",
-               check_every=50, min_stage_iter=10, relative=False, callback=None, verbose=False):
+               check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5, step_max=1e3,
+               callback=None, verbose=False):
     r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (000 §5.2).
 
     .. math::
@@ -125,6 +126,19 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         Certificate schedule of the adaptive rule.
     relative : bool
         Make ``tol`` relative to :math:`|\underline\phi(y^s)|` (needs ``problem.lower``).
+    step : {"fixed", "backtracking"}
+        ``"fixed"``: the paper's step :math:`\tau_s` of (16b) at every step. ``"backtracking"``
+        (our option, not in the paper): Mirror-Prox's local step rule (Nemirovski 2004): the
+        steps are :math:`\gamma_t\tau_s` (block ratio of (16c) kept) with :math:`\gamma_t`
+        multiplied by ``step_grow`` before each step and halved (never below 1) until
+        :math:`\langle G(w)-G(z), w-z_+\rangle \le \tfrac12\|w-z\|^2+\tfrac12\|z_+-w\|^2`
+        in the metric of the steps; the average (18) is then weighted by :math:`\gamma_t`.
+        The Mirror-Prox bound :math:`\varepsilon_{sad} \le \Omega/\sum_t\gamma_t \le \Omega/N_s`
+        keeps (19) for the (16e) stage length; ``problem.gap`` stays the certificate.
+    step_grow : float >= 1
+        Growth factor of :math:`\gamma_t` for ``step="backtracking"``.
+    step_max : float >= 1
+        Cap on :math:`\gamma_t`.
     callback : callable, optional
         ``callback(stage_info_dict)`` after every stage; return True to stop.
     verbose : bool
@@ -158,6 +172,10 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
     if schedule == "theory" and not problem.theta > 0:
         raise ValueError("schedule='theory' needs theta > 0 (A.1); use schedule='adaptive' "
                          "or make phi strongly concave (e.g. a ridge)")
+    if step not in ("fixed", "backtracking"):
+        raise ValueError(f"step must be 'fixed' or 'backtracking', got {step!r}")
+    if not (np.isfinite(step_grow) and step_grow >= 1):
+        raise ValueError(f"step_grow must be a finite number >= 1, got {step_grow!r}")
     if int(max_iter) < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     trace = Trace()
@@ -189,29 +207,52 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         t = 0
         gap_s = np.nan
         target = max(gap_prev / 4, problem.theta * R**2 / 32) if np.isfinite(gap_prev) else -np.inf
+        gamma = 1.0  # step multiplier: always 1 for step="fixed"
+        wsum = 0.0
         while t < N_cap:
             gx, gy = problem.operator(x, y)
-            wx, wy = problem.project_x(x - sx * gx), problem.project_y(y - sy * gy)
-            gx, gy = problem.operator(wx, wy)
-            x, y = problem.project_x(x - sx * gx), problem.project_y(y - sy * gy)
-            sum_x += wx
-            sum_y += wy
+            if step == "fixed":
+                wx, wy = problem.project_x(x - sx * gx), problem.project_y(y - sy * gy)
+                hx, hy = problem.operator(wx, wy)
+                x, y = problem.project_x(x - sx * hx), problem.project_y(y - sy * hy)
+            else:
+                # Mirror-Prox with the local step rule of Nemirovski (2004): accept the multiplier
+                # gamma when <G(w) - G(z), w - z+> <= (|w - z|^2 + |z+ - w|^2) / 2 in the metric of
+                # the steps (gamma sx, gamma sy); otherwise halve gamma and redo the step from z.
+                gamma = min(gamma * step_grow, step_max)  # capped: on a face where G is nearly
+                # constant the local test holds for any gamma, and huge steps only cost projections
+                while True:
+                    ax, ay = gamma * sx, gamma * sy
+                    wx, wy = problem.project_x(x - ax * gx), problem.project_y(y - ay * gy)
+                    hx, hy = problem.operator(wx, wy)
+                    zx, zy = problem.project_x(x - ax * hx), problem.project_y(y - ay * hy)
+                    lhs = float((hx - gx) @ (wx - zx) + (hy - gy) @ (wy - zy))
+                    rhs = 0.5 * (float((wx - x) @ (wx - x) + (zx - wx) @ (zx - wx)) / ax
+                                 + float((wy - y) @ (wy - y) + (zy - wy) @ (zy - wy)) / ay)
+                    if lhs <= rhs or gamma <= 1.0:
+                        break
+                    gamma = max(gamma / 2, 1.0)
+                x, y = zx, zy
+            sum_x += gamma * wx
+            sum_y += gamma * wy
+            wsum += gamma
             t += 1
             if (schedule == "adaptive" and gap_fn is not None and t >= min_stage_iter
                     and t % check_every == 0 and t < N_cap):
-                gap_s = gap_fn(sum_x / t, sum_y / t)
-                if gap_s <= target or small(gap_s, sum_y / t):
+                gap_s = gap_fn(sum_x / wsum, sum_y / wsum)
+                if gap_s <= target or small(gap_s, sum_y / wsum):
                     break
                 gap_s = np.nan
         M += t
-        x_s, y_s = sum_x / t, sum_y / t
+        x_s, y_s = sum_x / wsum, sum_y / wsum
         if np.isnan(gap_s):
             gap_s = gap_fn(x_s, y_s) if gap_fn is not None else np.nan
-        info = dict(stage=stage, M=M, N=t, R=R, gap=gap_s)
+        info = dict(stage=stage, M=M, N=t, R=R, gap=gap_s, mean_gamma=wsum / t)
         trace.record(objective=problem.lower(y_s) if problem.lower else np.nan, gap=gap_s,
-                     stage=stage, M=M, N=t, R=R)
+                     stage=stage, M=M, N=t, R=R, mean_gamma=wsum / t)
         if verbose:
-            print(f"FSS stage {stage:3d}  N_s={t:7d}  M_s={M:8d}  R_s={R:.3e}  eps_sad<={gap_s:.3e}")
+            print(f"FSS stage {stage:3d}  N_s={t:7d}  M_s={M:8d}  R_s={R:.3e}  eps_sad<={gap_s:.3e}  "
+                  f"mean step multiplier {wsum / t:.3g}")
         if callback is not None and callback(info):
             stopped = True
         converged = small(gap_s, y_s)

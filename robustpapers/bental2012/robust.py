@@ -207,3 +207,34 @@ def check_ussvm_problem(K_bar, K_list, y, C, kappa, p, psd_tol=PSD_TOL, check_ps
         raise ValueError(f"K_bar is not positive semidefinite: smallest eigenvalue {ev[0]:.3g} "
                          f"< -{psd_tol:g} * max(1, |largest| = {abs(ev[-1]):.3g})")
     return K_bar, K_stack, y, C, kappa, q, float(max(ev[0], 0.0)), float(ev[-1])
+
+
+def rescale_ussvm(K_bar, K_stack, C, c):
+    r"""The equivalent rescaled robust SVM: kernels divided by ``c > 0``, box bound multiplied by ``c``.
+
+    .. math::
+
+        F(\alpha;\ \bar K, \{K_l\}) = \tfrac1c\, F(c\,\alpha;\ \bar K/c, \{K_l/c\}),
+        \qquad \alpha \in S_n(C) \iff c\,\alpha \in S_n(cC),
+
+    since every term of (12) is either linear in :math:`\alpha` or a quadratic form in
+    :math:`\alpha` (000 eq. (12); :math:`\|\cdot\|_q` is positively homogeneous). So
+    :math:`\alpha_*` solves (12) iff :math:`c\,\alpha_*` solves the rescaled problem, with
+    optimal values related by the factor :math:`c`; the bias rule of §4.2 is unchanged
+    (:math:`b` is a ratio of kernel sums and :math:`y_i`, invariant under the map).
+
+    Returns
+    -------
+    K_bar / c, K_stack / c, c * C
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Kb, Ks, C = rescale_ussvm(np.eye(2), np.stack([2 * np.eye(2)]), 1.0, 4.0)
+    >>> float(Kb[0, 0]), float(Ks[0, 0, 0]), C
+    (0.25, 0.5, 4.0)
+    """
+    c = float(c)
+    if not (np.isfinite(c) and c > 0):
+        raise ValueError(f"the scale c must be a finite number > 0, got {c!r}")
+    return np.asarray(K_bar) / c, np.asarray(K_stack) / c, float(C) * c

@@ -7,7 +7,8 @@ import numpy as np
 
 from ..core import SolverResult, Trace, warn_not_converged
 from .robust import (
-    check_ussvm_problem, effective_kernel, kernel_quadratic_forms, robust_bias, robust_objective, worst_case_eta,
+    check_ussvm_problem, effective_kernel, kernel_quadratic_forms, rescale_ussvm, robust_bias, robust_objective,
+    worst_case_eta,
 )
 
 __all__ = ["ussvm_socp"]
@@ -21,7 +22,7 @@ def _factor(K, tol=1e-12):
 
 
 def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulation="quad_form",
-               bias="paper", solver_opts=None, verbose=False):
+               bias="paper", solver_opts=None, scale=None, verbose=False):
     r"""USSVM_SOCP: solve the robust SVM (12) as the conic program (13) with cvxpy.
 
     .. math::
@@ -50,6 +51,11 @@ def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulatio
         Bias rule (:func:`robust_bias`).
     solver_opts : dict, optional
         Extra keyword arguments for ``problem.solve``.
+    scale : None, "auto" or float > 0
+        Solve the equivalent problem of :func:`rescale_ussvm` (kernels / c, C * c) and map
+        :math:`\alpha` back exactly (:math:`\alpha = \alpha_c / c`). ``"auto"``:
+        :math:`c = \mathrm{tr}(\bar K)/n` (unit mean diagonal). The conic solver's absolute
+        tolerances then act on a problem of unit scale; the answer is the same problem's.
 
     Returns
     -------
@@ -74,6 +80,12 @@ def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulatio
     n, L = y.size, K_stack.shape[0]
     if formulation not in ("quad_form", "factor"):
         raise ValueError(f"formulation must be 'quad_form' or 'factor', got {formulation!r}")
+    c = 1.0
+    if scale is not None:
+        c = float(np.trace(K_bar) / n) if isinstance(scale, str) and scale == "auto" else scale
+        if isinstance(c, str) or not (np.isfinite(c) and c > 0):
+            raise ValueError(f"scale must be None, 'auto' or a number > 0, got {scale!r}")
+    K_bar_s, K_stack_s, C_s = rescale_ussvm(K_bar, K_stack, C, c) if c != 1.0 else (K_bar, K_stack, C)
     alpha = cp.Variable(n)
     u = cp.multiply(y, alpha)
 
@@ -82,12 +94,12 @@ def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulatio
             return cp.quad_form(u, cp.psd_wrap(K))
         return cp.sum_squares(_factor(K).T @ u)
 
-    objective = 0.5 * quad(K_bar) - cp.sum(alpha)
-    cons = [alpha >= 0, alpha <= C, y @ alpha == 0]
+    objective = 0.5 * quad(K_bar_s) - cp.sum(alpha)
+    cons = [alpha >= 0, alpha <= C_s, y @ alpha == 0]
     if L and kappa > 0:
         a = cp.Variable(L)
         t = cp.Variable()
-        cons += [quad(K_stack[l]) <= a[l] for l in range(L)]
+        cons += [quad(K_stack_s[l]) <= a[l] for l in range(L)]
         cons += [cp.norm(a, "inf") <= t if np.isinf(q) else cp.pnorm(a, q) <= t]
         objective = objective + 0.5 * kappa * t
     prob = cp.Problem(cp.Minimize(objective), cons)
@@ -97,7 +109,7 @@ def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulatio
     status = prob.status
     if alpha.value is None:
         raise RuntimeError(f"ussvm_socp: {solver} returned status {status!r} and no solution")
-    al = np.clip(np.asarray(alpha.value, dtype=float), 0.0, C)
+    al = np.clip(np.asarray(alpha.value, dtype=float) / c, 0.0, C)
     a_val = kernel_quadratic_forms(K_stack, al * y) if L else np.zeros(0)
     eta = worst_case_eta(a_val, kappa, p) if L else np.zeros(0)
     b = robust_bias(effective_kernel(K_bar, K_stack, eta), y, al, C, rule=bias)
@@ -118,4 +130,4 @@ def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulatio
         nit = 0
     return SolverResult(x=al, alpha=al, b=b, eta=eta, objective=F, success=success, nit=nit, message=message,
                         status=0 if success else 2, trace=trace, solver_status=status, solve_time=wall,
-                        socp_value=float(-prob.value) if prob.value is not None else np.nan)
+                        socp_value=float(-prob.value) / c if prob.value is not None else np.nan, scale=c)

@@ -285,7 +285,7 @@ def _lam_max_stack(K_stack, iters=60, seed=0):
 def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max_stages=60,
               schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
               dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
-              blas_threads=1, callback=None, verbose=False):
+              blas_threads=1, step="fixed", step_grow=1.5, callback=None, verbose=False):
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
 
     .. math::
@@ -314,7 +314,13 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     R0 : "paper", "auto" or float
         ``"paper"``: :math:`R_0 = 2C\sqrt n` (000 §5.3, valid for any :math:`\bar y_0 \in S_n`);
         ``"auto"``: also :math:`2\sqrt{2\varepsilon_{sad}(x_\omega,\bar y_0)/\theta}` when smaller
-        (valid by strong concavity).
+        (valid by strong concavity). ``"probe"`` (our option): that radius times
+        :math:`(\theta/L_{yy})^{1/4}`, the geometric mean of the distances the gap allows at the smallest
+        and at the largest curvature. Not a bound on :math:`\|\bar y_0 - y_*\|` (condition
+        :math:`(I_0)` may fail), but the certificate is computed on the full problem, so a radius
+        that is too small can only stall :math:`\varepsilon_{sad}`, never certify a wrong answer.
+        It matters because the x-steps scale like :math:`1/(L_{xy}R)` with :math:`L_{xy} \propto R`:
+        a radius 100 times too large makes x move :math:`10^4` times too slowly.
     y0 : "zeros", "svm" or array
         :math:`\bar y_0`: 0, the nominal SVM's :math:`\alpha` on :math:`\bar K` (warm start), or given.
     certificate : {"svm", "cheap"}
@@ -335,6 +341,9 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         matrix-vector products on a shared machine; None leaves BLAS alone).
     theta : float, optional
         Override the strong-concavity modulus (must be valid for the theory schedule).
+    step, step_grow
+        Step rule of :func:`fss_saddle`: the paper's fixed step (16b) or Mirror-Prox's
+        backtracking on the local Lipschitz condition (Nemirovski 2004).
 
     Returns
     -------
@@ -397,17 +406,22 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     if isinstance(R0, str):
         if R0 == "paper":
             R = R_paper
-        elif R0 == "auto":
+        elif R0 in ("auto", "probe"):
             R = R_paper
             if theta > 0:
                 # strong concavity: theta/2 |ybar0 - y*|^2 <= SadVal - F(ybar0) <= eps_sad(x, ybar0)
                 R_gap = 2 * math.sqrt(2 * prob.gap(prob.x_omega, ybar0) / theta)
-                if R_gap < R:
-                    R = max(R_gap, 1e-300)
+                if R_gap < R or R0 == "probe":
+                    R = max(min(R_gap, R), 1e-300)
+                    if R0 == "probe":
+                        # R_gap uses the smallest curvature theta, R_gap * sqrt(theta / L_yy) the largest:
+                        # take their geometric mean. A guess, not a bound: the certificate below is the
+                        # full problem's, so a ball that misses y_* can only stall the gap, never fake it.
+                        R = R * min(1.0, theta / prob.L_yy) ** 0.25
                     if restrict_y:
                         ball = (ybar0.copy(), R / 2)
         else:
-            raise ValueError(f"R0 must be 'paper', 'auto' or a positive number, got {R0!r}")
+            raise ValueError(f"R0 must be 'paper', 'auto', 'probe' or a positive number, got {R0!r}")
     else:
         R = float(R0)
         if not R > 0:
@@ -419,7 +433,8 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         prob.L_xy = 0.0
     with threadpool_limits(limits=blas_threads):
         res = fss_saddle(prob, ybar0, R, tol=tol, relative=True, max_iter=max_iter, max_stages=max_stages,
-                         schedule=schedule, check_every=check_every, callback=callback, verbose=verbose)
+                         schedule=schedule, check_every=check_every, step=step, step_grow=step_grow,
+                         callback=callback, verbose=verbose)
     alpha = np.clip(res.y, 0.0, C)
     u = y * alpha
     a = (prob.kernel_operator.forms(alpha)[2] @ u.astype(K_stack.dtype)).astype(float) if L else np.zeros(0)
