@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from robustpapers.bental2012 import make_uncertain_dataset, ussvm_fss, ussvm_socp
+from robustpapers.runner import benchmark_path
 
 
 def peak_mb():
@@ -98,7 +99,7 @@ def main():
     ap.add_argument("--big-max-iter", type=int, default=100)
     ap.add_argument("--big-only", action="store_true", help="skip the side-by-side run")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default="results/bental2012/benchmarks/fss_vs_socp.json")
+    ap.add_argument("--out", default=str(benchmark_path("bental2012", "fss_vs_socp")))
     args = ap.parse_args()
     if args.big_only:
         big = run_big(args)
