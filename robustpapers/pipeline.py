@@ -68,7 +68,7 @@ def _coerce(value, default):
     if isinstance(default, bool) != isinstance(parsed, bool) or (
         isinstance(default, (int, float)) and not isinstance(parsed, (int, float))
     ):
-        raise ValueError(f"{value!r} is not a {type(default).__name__}")
+        raise ValueError(f"{value!r} is not of type {type(default).__name__} (the default's type)")
     return parsed
 
 

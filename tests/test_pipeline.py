@@ -53,7 +53,7 @@ def test_parameters_are_read_and_checked(tiny_repo):
         pipeline.check_parameters("tiny_demo", {"sed": 3}, root=tiny_repo)
     with pytest.raises(ValueError, match="scale must be"):
         pipeline.check_parameters("tiny_demo", {"scale": "huge"}, root=tiny_repo)
-    with pytest.raises(ValueError, match="not a int"):
+    with pytest.raises(ValueError, match="not of type int"):
         pipeline.check_parameters("tiny_demo", {"seed": "'a'"}, root=tiny_repo)
     with pytest.raises(ValueError, match="unknown notebook 'nope'"):
         pipeline.notebook_parameters("nope", root=tiny_repo)
