@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
-from .guru import _binary_classes, _check_iter, _check_Xy
+from .guru import _binary_classes, _check_iter, _check_Xy, _LinearBinaryMixin
 
 __all__ = ["asvc", "asvc_objective", "ASVC", "multiclass_asvc", "multiclass_asvc_objective"]
 
@@ -85,7 +85,7 @@ def asvc(X, y, delta, C=1.0, *, tol=1e-6, max_iter=50, callback=None, verbose=0,
                         objective=asvc_objective(w, b, X, y, delta, C), trace=trace, w=w, b=b)
 
 
-class ASVC(ClassifierMixin, BaseEstimator):
+class ASVC(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
     r"""Adversarial SVC (ginodi2010 appendix A, Algorithm 5): SVM against a worst-case ball displacement.
 
     .. math::
@@ -126,22 +126,7 @@ class ASVC(ClassifierMixin, BaseEstimator):
         self.classes_ = _binary_classes(y, "ASVC")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         res = asvc(X, ys, self.delta, self.C, tol=self.tol, max_iter=self.max_iter)
-        self.result_ = res
-        self.coef_ = res.w.reshape(1, -1)
-        self.intercept_ = np.array([res.b])
-        self.n_iter_ = res.nit
-        return self
-
-    def decision_function(self, X):
-        """Signed score :math:`w^\\top x + b`."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False, ensure_all_finite=True)
-        return X @ self.coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        """Predicted class labels."""
-        scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(int)]
+        return self._set_linear_solution(res)
 
 
 def multiclass_asvc_objective(W, X, y, delta, C, b=None):

@@ -255,7 +255,29 @@ def guru_lbfgs(X, y, sigma, *, fit_intercept=False, tol=1e-8, max_iter=1000, w0=
                         trace=trace, w=w, b=b, grad_norm=gnorm)
 
 
-class GURUClassifier(ClassifierMixin, BaseEstimator):
+class _LinearBinaryMixin:
+    """Fitted state and prediction shared by the binary linear classifiers (GURU, ASVC)."""
+
+    def _set_linear_solution(self, res):
+        self.result_ = res
+        self.coef_ = res.w.reshape(1, -1)
+        self.intercept_ = np.array([res.b])
+        self.n_iter_ = res.nit
+        return self
+
+    def decision_function(self, X):
+        """Signed score :math:`w^\\top x + b` (positive: ``classes_[1]``)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=float, reset=False, ensure_all_finite=True)
+        return X @ self.coef_[0] + self.intercept_[0]
+
+    def predict(self, X):
+        """Predicted class labels."""
+        scores = self.decision_function(X)
+        return self.classes_[(scores > 0).astype(int)]
+
+
+class GURUClassifier(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
     r"""Gaussian robust linear classifier GURU (ginodi2010 chapter 2).
 
     Minimises the sum of robust expected hinge losses (2.22)
@@ -332,19 +354,4 @@ class GURUClassifier(ClassifierMixin, BaseEstimator):
                              max_iter=1000 if self.max_iter is None else self.max_iter)
         else:
             raise ValueError(f"solver must be 'sgd' or 'lbfgs', got {self.solver!r}")
-        self.result_ = res
-        self.coef_ = res.w.reshape(1, -1)
-        self.intercept_ = np.array([res.b])
-        self.n_iter_ = res.nit
-        return self
-
-    def decision_function(self, X):
-        """Signed score :math:`w^\\top x + b` (positive: ``classes_[1]``)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=float, reset=False, ensure_all_finite=True)
-        return X @ self.coef_[0] + self.intercept_[0]
-
-    def predict(self, X):
-        """Predicted class labels."""
-        scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(int)]
+        return self._set_linear_solution(res)
