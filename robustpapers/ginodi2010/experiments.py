@@ -34,6 +34,17 @@ BINARY_SETS = {
 }
 
 
+
+def _split(X, y, idx, ntr, nva, nte, scale):
+    """Train / validation / test split of ``(X, y)`` along ``idx``, standardised on the training part."""
+    tr, va = idx[:ntr], idx[ntr:ntr + nva]
+    te = idx[ntr + nva:] if nte is None else idx[ntr + nva:ntr + nva + nte]
+    Xtr, Xva, Xte = X[tr], X[va], X[te]
+    if scale:
+        sc = StandardScaler().fit(Xtr)
+        Xtr, Xva, Xte = sc.transform(Xtr), sc.transform(Xva), sc.transform(Xte)
+    return Xtr, y[tr], Xva, y[va], Xte, y[te]
+
 def _raw(source, n, seed):
     if source == "toy_a":
         return toy_gaussian(n, random_state=seed)
@@ -69,13 +80,7 @@ def load_binary_split(name, seed, standardize=None):
     else:
         X, y = _raw(source, None, None)
         idx = rng.permutation(len(y))
-    tr, va = idx[:ntr], idx[ntr:ntr + nva]
-    te = idx[ntr + nva:] if nte is None else idx[ntr + nva:ntr + nva + nte]
-    Xtr, Xva, Xte = X[tr], X[va], X[te]
-    if scale:
-        sc = StandardScaler().fit(Xtr)
-        Xtr, Xva, Xte = sc.transform(Xtr), sc.transform(Xva), sc.transform(Xte)
-    return Xtr, y[tr], Xva, y[va], Xte, y[te]
+    return _split(X, y, idx, ntr, nva, nte, scale)
 
 
 def _acc(y, f):
@@ -338,13 +343,7 @@ def load_multi_split(name, seed):
             ds = load_dataset(source)
             X, y = ds.X, ds.y
         idx = rng.permutation(len(y))
-    tr, va = idx[:ntr], idx[ntr:ntr + nva]
-    te = idx[ntr + nva:] if nte is None else idx[ntr + nva:ntr + nva + nte]
-    Xtr, Xva, Xte = X[tr], X[va], X[te]
-    if scale:
-        sc = StandardScaler().fit(Xtr)
-        Xtr, Xva, Xte = sc.transform(Xtr), sc.transform(Xva), sc.transform(Xte)
-    return Xtr, y[tr], Xva, y[va], Xte, y[te]
+    return _split(X, y, idx, ntr, nva, nte, scale)
 
 
 def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs):
