@@ -1,5 +1,9 @@
 """Experiment runner: a sweep is a list of independent tasks, run with joblib or Dask, cached on disk.
 
+:func:`run_sweep` caches one JSON record per task; :func:`parallel_map` is the same execution
+backend (joblib workers or a Dask cluster) without the cache, for work whose outputs are arrays
+consumed at once (e.g. blocks of a kernel matrix).
+
 A task is a dict of JSON-serialisable parameters; the task function is a
 module-level callable ``func(**params) -> dict`` returning JSON-serialisable
 values. Each result is stored as
@@ -23,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "load_cached", "provenance_summary",
-           "benchmark_path", "load_benchmark"]
+           "benchmark_path", "load_benchmark", "parallel_map"]
 
 
 def grid(**axes):
@@ -210,14 +214,47 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
     return pd.DataFrame(rows)
 
 
-def _execute(func, tasks, n_jobs, scheduler, show, label):
+def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label=None):
+    """``[func(item) for item in items]``, run by joblib workers or on a Dask cluster; nothing is cached.
+
+    The execution backend of :func:`run_sweep`, for tasks whose results are arrays used at once
+    (a kernel matrix's blocks) rather than records worth caching.
+
+    Parameters
+    ----------
+    func : callable
+        Picklable (module-level) callable of one argument.
+    items : iterable
+        Arguments, one call each.
+    n_jobs : int
+        joblib workers (1: run in this process; ignored when ``scheduler`` is given).
+    scheduler : str or distributed.Client, optional
+        A Dask scheduler address or client; the calls then run on that cluster.
+    progress : bool
+        Show a tqdm progress bar.
+    label : str, optional
+        The progress bar's description.
+
+    Returns
+    -------
+    list
+        The results in the order of ``items``.
+
+    Examples
+    --------
+    >>> parallel_map(abs, [-1, 2, -3])
+    [1, 2, 3]
+    """
+    items = list(items)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer, got {n_jobs!r}")
     if scheduler is not None:
         from distributed import Client, as_completed
 
         client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
         try:
-            futures = [client.submit(_run_one, func, t, pure=False) for t in tasks]
-            if show:
+            futures = [client.submit(func, it, pure=False) for it in items]
+            if progress:
                 from tqdm.auto import tqdm
 
                 for _ in tqdm(as_completed(futures), total=len(futures), desc=label):
@@ -226,14 +263,25 @@ def _execute(func, tasks, n_jobs, scheduler, show, label):
         finally:
             if client is not scheduler:
                 client.close()
-    from joblib import Parallel, delayed
-
-    calls = (delayed(_run_one)(func, t) for t in tasks)
-    if show:
+    if progress:
         from tqdm.auto import tqdm
 
-        calls = tqdm(calls, total=len(tasks), desc=label)
-    return Parallel(n_jobs=n_jobs)(calls)
+        items = tqdm(items, desc=label)
+    if n_jobs == 1:
+        return [func(it) for it in items]
+    from joblib import Parallel, delayed
+
+    return Parallel(n_jobs=int(n_jobs))(delayed(func)(it) for it in items)
+
+
+def _run_task(func_and_params):
+    func, params = func_and_params
+    return _run_one(func, params)
+
+
+def _execute(func, tasks, n_jobs, scheduler, show, label):
+    return parallel_map(_run_task, [(func, t) for t in tasks], n_jobs=n_jobs, scheduler=scheduler,
+                        progress=show, label=label)
 
 
 def _package_version():

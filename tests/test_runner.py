@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from robustpapers.bental2012.perturbed_kernel_demo import perturbed_kernel_task
-from robustpapers.runner import derive_seed, grid, load_cached, provenance_summary, run_sweep, task_key
+from robustpapers.runner import derive_seed, grid, load_cached, parallel_map, provenance_summary, run_sweep, task_key
 
 CALLS = []
 
@@ -87,10 +87,29 @@ def test_dask_local_cluster_matches_joblib(tmp_path):
         # An address works as well as a client.
         by_address = run_sweep(perturbed_kernel_task, tasks[:1], paperkey="demo", experiment="dask2",
                                root=tmp_path, scheduler=cluster.scheduler_address, cache=False)
+        # The uncached backend on the same cluster returns results in the order of the items.
+        blocks = parallel_map(_block, range(5), scheduler=client)
+    assert [b.tolist() for b in blocks] == [_block(k).tolist() for k in range(5)]
     cols = ["NE", "ME", "RE", "unstable"]
     assert np.array_equal(local[cols].to_numpy(), remote[cols].to_numpy())
     assert np.array_equal(local[cols].to_numpy()[:1], by_address[cols].to_numpy())
     assert len(list((tmp_path / "demo" / "dask").glob("*.json"))) == len(tasks)
+
+
+def _block(k):
+    return np.random.default_rng(k).standard_normal(3)
+
+
+def test_parallel_map_keeps_order_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROBUSTPAPERS_RESULTS", str(tmp_path))
+    seq = parallel_map(_block, range(7))
+    par = parallel_map(_block, range(7), n_jobs=2)
+    assert all(np.array_equal(a, b) for a, b in zip(seq, par)) and len(par) == 7
+    assert all(np.array_equal(a, _block(k)) for k, a in enumerate(par))
+    assert list(tmp_path.iterdir()) == []
+    for bad in (0, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="n_jobs"):
+            parallel_map(_block, range(2), n_jobs=bad)
 
 
 def test_benchmarks_live_in_the_repository_not_the_cache(tmp_path, monkeypatch):

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import check_finite_array, check_positive
+from ..runner import parallel_map
 
 __all__ = [
     "check_structure", "substructures", "substructure_kernel", "substructure_kernel_matrix",
@@ -397,18 +398,18 @@ class _Engine:
         return np.einsum("jx,jx->j", T.reshape(J, -1), self.FW[j0:j1].reshape(J, -1))
 
 
-def _rows(engine, tasks):
+def _rows(engine_and_tasks):
+    engine, tasks = engine_and_tasks
     return [engine.row(i, j0, j1) for i, j0, j1 in tasks]
 
 
 def _run_rows(engine, tasks, n_jobs):
     if n_jobs == 1 or len(tasks) < 2:
-        return _rows(engine, tasks)
-    from joblib import Parallel, delayed
-
+        return _rows((engine, tasks))
+    # A few chunks per worker (rows differ in cost); the spine's runner executes them uncached.
     n_chunks = min(len(tasks), 4 * (n_jobs if n_jobs > 0 else 8))
     chunks = [tasks[k::n_chunks] for k in range(n_chunks)]
-    outs = Parallel(n_jobs=n_jobs)(delayed(_rows)(engine, c) for c in chunks)
+    outs = parallel_map(_rows, [(engine, c) for c in chunks], n_jobs=n_jobs)
     res = [None] * len(tasks)
     for k, o in enumerate(outs):
         res[k::n_chunks] = o
@@ -461,7 +462,7 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
     tol : float
         Uniform error of the Fourier series of :math:`K_{norm}` (``method="fourier"``).
     n_jobs : int
-        joblib workers over structure pairs.
+        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.runner.parallel_map`.
 
     Returns
     -------
