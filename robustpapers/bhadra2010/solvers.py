@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from .data import check_random_state
+from ..runner import parallel_map
 from ..core import (
     SolverResult, Trace, check_binary_labels, check_finite_array, check_kernel, check_positive,
     is_psd, project_svm_set, psd_clip, svm_dual, warn_not_converged,
@@ -242,6 +243,10 @@ def _dfp_minimise(fun, x0, tol, max_iter, H0=None):
     return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f)), H
 
 
+def _qn_start_packed(a):
+    return _qn_one_start(*a)
+
+
 def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalties, tol, max_iter):
     alpha = alpha0
     nit, ok = 0, True
@@ -347,7 +352,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     beta_approx : {None, "principal", "psd"}
     n_starts, penalty, max_iter, random_state, n_jobs
         QN: number of random starts, final penalty P, DFP iterations per penalty stage, seed,
-        joblib workers for the starts.
+        workers for the starts (run by :func:`robustpapers.runner.parallel_map`).
     tol : float
         Solver tolerance (Clarabel gaps, DFP gradient infinity norm, LIBSVM KKT tolerance).
     bias : {"robust", "svm"}
@@ -452,9 +457,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
                 if callback is not None:
                     callback(k, outs[-1][1])
         else:
-            from joblib import Parallel, delayed
-
-            outs = Parallel(n_jobs=n_jobs)(delayed(_qn_one_start)(a0, *args) for a0 in starts)
+            outs = parallel_map(_qn_start_packed, [(a0, *args) for a0 in starts], n_jobs=n_jobs)
             for k, o in enumerate(outs):
                 trace.record(objective=o[1], start=k)
                 if callback is not None:
