@@ -37,10 +37,11 @@ test: test-unit test-notebooks test-nbval test-book test-html
 test-unit: $(STAMP)
 	$(PY) -m pytest tests -m "not slow" -q
 
-# Every notebook from scratch at scale="quick", in a temporary folder with an empty cache.
+# Every notebook from scratch at scale="quick", in a temporary folder with an empty cache;
+# and the pipeline's own slow tests (a failed run keeps the good page; paper-scale markers).
 # Two notebooks at a time, one BLAS thread each (2 cores); fresh runs are not compared to the pages.
 test-notebooks: $(STAMP)
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests/test_notebooks.py -q -n 2 --durations=0
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests/test_notebooks.py tests/test_pipeline.py -m slow -q -n 2 --durations=0
 
 # The committed executed pages still reproduce (outputs compared; images and stderr not).
 test-nbval: $(STAMP)

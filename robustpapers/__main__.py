@@ -5,6 +5,7 @@ Examples
 ``python -m robustpapers list``
 ``python -m robustpapers run bental2012_prediction_rules -p seed 3 -p scale quick``
 ``python -m robustpapers book``
+``python -m robustpapers reproduce ginodi2010_dual``  (paper scale, one notebook)
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def main(argv=None):
     run.add_argument("--out-dir", default=None, help="destination folder (default book/)")
     run.add_argument("--results-dir", default=None, help="sweep cache root (default results/)")
     sub.add_parser("book", help="build the HTML book into _build/html")
-    rep = sub.add_parser("reproduce", help="recompute every notebook at paper scale (hours)")
+    rep = sub.add_parser("reproduce", help="recompute notebooks at paper scale (hours)")
+    rep.add_argument("stems", nargs="*", help="notebooks to recompute (default: all)")
     rep.add_argument("--scheduler", default=None, help="Dask scheduler address for the sweeps")
     rep.add_argument("-n", "--n-jobs", default="-1", help="local joblib workers per sweep")
     args = parser.parse_args(argv)
@@ -46,7 +48,7 @@ def main(argv=None):
                 print(pipeline.execute_notebook(stem, params, out_dir=args.out_dir,
                                                 results_dir=args.results_dir), flush=True)
         elif args.command == "reproduce":
-            pipeline.reproduce(scheduler=args.scheduler, n_jobs=args.n_jobs)
+            pipeline.reproduce(scheduler=args.scheduler, n_jobs=args.n_jobs, stems=args.stems)
         else:
             pipeline.build_book()
     except ValueError as exc:

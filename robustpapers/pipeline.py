@@ -174,8 +174,8 @@ def execute_notebook(stem, parameters=None, *, root=None, out_dir=None, results_
     return dest
 
 
-def reproduce(scheduler=None, n_jobs="-1", root=None):
-    """Recompute every notebook at paper scale from nothing and mark each one done.
+def reproduce(scheduler=None, n_jobs="-1", root=None, stems=None):
+    """Recompute notebooks at paper scale (all of them, or ``stems``) and mark each one done.
 
     Sweeps recompute unless their exact parameters are cached (the cache is keyed
     by parameters and experiment version, so a paper-scale run never reuses
@@ -183,8 +183,13 @@ def reproduce(scheduler=None, n_jobs="-1", root=None):
     Unattended: a notebook that fails is reported and the others go on.
     """
     root = Path(root) if root else repo_root()
+    known = list_notebooks(root)
+    stems = known if not stems else list(stems)
+    unknown = [s for s in stems if s not in known]
+    if unknown:
+        raise ValueError(f"unknown notebook(s) {unknown}; see `python -m robustpapers list`")
     failed = []
-    for stem in list_notebooks(root):
+    for stem in stems:
         params = {"scale": "paper"}
         if "n_jobs" in notebook_parameters(stem, root):
             params["n_jobs"] = n_jobs

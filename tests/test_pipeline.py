@@ -76,6 +76,18 @@ def test_failed_run_keeps_the_good_page(tiny_repo):
     assert sorted(p.name for p in (tiny_repo / "book").iterdir()) == ["tiny_demo.ipynb"]
 
 
+@pytest.mark.slow
+def test_reproduce_one_notebook_marks_it_paper_scale(tiny_repo):
+    assert not pipeline.paper_scale_cached("tiny_demo", root=tiny_repo)
+    with pytest.raises(ValueError, match="unknown notebook"):
+        pipeline.reproduce(root=tiny_repo, stems=["nope"])
+    assert not (tiny_repo / "results").exists()
+    pipeline.reproduce(root=tiny_repo, stems=["tiny_demo"])
+    assert pipeline.paper_scale_cached("tiny_demo", root=tiny_repo)
+    page = json.loads((tiny_repo / "book" / "tiny_demo.ipynb").read_text())
+    assert page["metadata"]["robustpapers"]["parameters"] == {"scale": "paper"}
+
+
 def test_strip_volatile_is_deterministic():
     nb = {"metadata": {"papermill": {"start_time": "x", "parameters": {"a": 1}}},
           "cells": [{"cell_type": "code", "id": "random", "execution_count": 4,
@@ -94,5 +106,8 @@ def test_cli_reports_bad_input_cleanly():
     out = subprocess.run([sys.executable, "-m", "robustpapers", "run", "bental2012_prediction_rules", "-p", "sed", "1"],
                          capture_output=True, text=True)
     assert out.returncode == 2 and "unknown parameter" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "robustpapers", "reproduce", "no_such_page"], capture_output=True,
+                         text=True)
+    assert out.returncode == 2 and "unknown notebook(s) ['no_such_page']" in out.stderr
     out = subprocess.run([sys.executable, "-m", "robustpapers", "list"], capture_output=True, text=True)
     assert out.returncode == 0 and "bental2012_prediction_rules  scale='quick'" in out.stdout
