@@ -56,7 +56,7 @@ test-html: $(STAMP)
 	$(PY) -m pytest tests/test_book_html.py -q -m slow
 
 reproduce: $(STAMP)
-	$(PY) -m robustpapers reproduce $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER))
+	$(PY) -m robustpapers reproduce $(PAGES) $(if $(DASK_SCHEDULER),--scheduler $(DASK_SCHEDULER))
 	$(MAKE) html
 
 benchmarks: $(STAMP)
