@@ -222,6 +222,17 @@ def test_strong_duality_and_norm_recovery(sigma):
     assert norm_from_alpha_323(a, sigma) == pytest.approx(nw, rel=1e-6)                        # (3.23)
 
 
+def test_dual_recovers_w_when_every_alpha_saturates():
+    # Large sigma: every alpha is near 1, (3.20) has no well-conditioned sample and (3.23) takes over.
+    X, y = _data(10, M=15)
+    sigma = 32.0
+    p = guru_lbfgs(X, y, sigma, tol=1e-11)
+    d = guru_dual(X, y, sigma)
+    assert d.success and d.norm_rule == "3.23" and d.alpha.min() > 0.95
+    assert d.objective == pytest.approx(p.objective, rel=1e-7)
+    np.testing.assert_allclose(d.w, p.w, rtol=1e-5, atol=1e-7)
+
+
 def test_weak_duality_any_feasible_alpha_below_primal():
     X, y = _data(11, M=20)
     sigma = 0.8

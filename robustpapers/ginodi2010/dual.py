@@ -128,7 +128,8 @@ def guru_dual(X, y, sigma, *, tol=1e-10, max_iter=500, alpha0=None, callback=Non
     -------
     SolverResult
         ``alpha``, ``objective`` (:math:`\sum\alpha`), ``slack`` (constraint slack), ``w`` (the
-        primal point recovered by (3.4) and (3.23)).
+        primal point recovered by the direction (3.4) and the norm (3.20), or (3.23) when no
+        :math:`\alpha_m` lies in (0.05, 0.95)), ``norm_rule`` (which of the two).
 
     Examples
     --------
@@ -173,9 +174,11 @@ def guru_dual(X, y, sigma, *, tol=1e-10, max_iter=500, alpha0=None, callback=Non
     msg = str(res.message)
     if not success:
         msg = warn_not_converged("guru_dual", "max_iter", msg)
-    w = recover_w(alpha, X, y, sigma)
+    # (3.20) needs some alpha away from 0 and 1; at large sigma every alpha nears 1 and (3.23) is the rule left.
+    norm_rule = "3.20" if np.any((alpha > 0.05) & (alpha < 0.95)) else "3.23"
+    w = recover_w(alpha, X, y, sigma, norm=norm_rule)
     return SolverResult(alpha.copy(), success=success, nit=res.nit, message=msg, objective=float(alpha.sum()),
-                        trace=trace, alpha=alpha, slack=slack, w=w,
+                        trace=trace, alpha=alpha, slack=slack, w=w, norm_rule=norm_rule,
                         primal_at_w=float(np.sum(_loss_from_margins(1 - y * (X @ w), sigma * np.linalg.norm(w)))))
 
 
