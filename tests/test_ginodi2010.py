@@ -233,6 +233,18 @@ def test_dual_recovers_w_when_every_alpha_saturates():
     np.testing.assert_allclose(d.w, p.w, rtol=1e-5, atol=1e-7)
 
 
+def test_dual_converges_on_the_paper_scale_toy():
+    # Toy (a), M = 100, sigma = 1/2: unscaled SLSQP stopped with a failed line search 3e-5 off the optimum.
+    from robustpapers.ginodi2010.experiments import load_binary_split
+
+    Xtr, ytr, *_ = load_binary_split("toy_a", 0)
+    X, y = Xtr[:100], ytr[:100]
+    p = guru_lbfgs(X, y, 0.5, tol=1e-11)
+    d = guru_dual(X, y, 0.5)
+    assert d.success and d.slack > -1e-8
+    assert d.objective == pytest.approx(p.objective, rel=1e-8)
+
+
 def test_weak_duality_any_feasible_alpha_below_primal():
     X, y = _data(11, M=20)
     sigma = 0.8

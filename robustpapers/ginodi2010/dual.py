@@ -158,22 +158,27 @@ def guru_dual(X, y, sigma, *, tol=1e-10, max_iter=500, alpha0=None, callback=Non
         g = -sigma * ndtri(np.clip(a, eps, 1 - eps))
         return g - (A @ v) / nv if nv > 0 else g
 
+    # SLSQP sees objective and constraint divided by M: unscaled, its line search fails
+    # ("positive directional derivative") on some problems with M = 100.
+    sc = 1.0 / M
+
     def cb(a):
         trace.record(objective=a.sum(), gap=cons(a))
         if callback is not None:
             callback(a)
 
     a0 = np.full(M, 0.5) if alpha0 is None else np.clip(check_finite_array(alpha0, "alpha0", 1), eps, 1 - eps)
-    res = minimize(lambda a: (-a.sum(), -np.ones(M)), a0, jac=True, method="SLSQP",
+    res = minimize(lambda a: (-sc * a.sum(), np.full(M, -sc)), a0, jac=True, method="SLSQP",
                    bounds=[(eps, 1 - eps)] * M,
-                   constraints=[dict(type="ineq", fun=cons, jac=cons_jac)],
-                   callback=cb, options=dict(maxiter=max_iter, ftol=tol, disp=bool(verbose)))
+                   constraints=[dict(type="ineq", fun=lambda a: sc * cons(a), jac=lambda a: sc * cons_jac(a))],
+                   callback=cb, options=dict(maxiter=max_iter, ftol=tol * sc, disp=bool(verbose)))
     alpha = res.x
     slack = float(cons(alpha))
     success = bool(res.success)
     msg = str(res.message)
     if not success:
-        msg = warn_not_converged("guru_dual", "max_iter", msg)
+        # status 9: iteration limit; otherwise SLSQP's line search gave up at this accuracy.
+        msg = warn_not_converged("guru_dual", "max_iter" if res.status == 9 else "tol", msg)
     # (3.20) needs some alpha away from 0 and 1; at large sigma every alpha nears 1 and (3.23) is the rule left.
     norm_rule = "3.20" if np.any((alpha > 0.05) & (alpha < 0.95)) else "3.23"
     w = recover_w(alpha, X, y, sigma, norm=norm_rule)

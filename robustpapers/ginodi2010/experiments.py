@@ -230,7 +230,7 @@ def duality_task(problem, seed, log2_sigma, n):
     n320 = norm_from_alpha_320(a[mid], p.w / nw, X[mid], y[mid], sigma) if mid.any() else np.array([np.nan])
     return {"primal": float(p.objective), "dual": float(d.objective), "dual_success": bool(d.success),
             "dual_slack": float(d.slack), "norm": nw,
-            "norm_320_from_dual": float(np.linalg.norm(d.w)),
+            "norm_320_from_dual": float(np.linalg.norm(d.w)), "dual_norm_rule": str(d.norm_rule),
             "w_rel_err_dual": float(np.linalg.norm(d.w - p.w) / nw),
             "norm_320_kkt_maxrel": float(np.max(np.abs(n320 - nw)) / nw),
             "norm_323_kkt": float(norm_from_alpha_323(a, sigma)), "kkt_dual_value": float(a.sum()),
