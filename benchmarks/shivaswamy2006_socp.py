@@ -7,9 +7,11 @@ Side by side, for n in --sizes and d = 60:
   (44) full     the same covariances passed as full d x d matrices (factor = symmetric square root,
                 cone of dimension d + 1).
 Wall time includes cvxpy's canonicalisation; 'solver' is Clarabel's own time.
-Writes results/shivaswamy2006/benchmarks/socp.json.
+Writes results/shivaswamy2006/benchmarks/socp.json (``--merge`` keeps the stored rows of the
+problems and sizes not run this time, e.g. to add one slow row to an earlier full run).
 
     python benchmarks/shivaswamy2006_socp.py --sizes 500 2000
+    python benchmarks/shivaswamy2006_socp.py --sizes 2000 --problems dense --merge
 """
 import argparse
 import json
@@ -29,13 +31,16 @@ def data(n, d, seed):
     return X, y, rng
 
 
-def run(n, d=60, seed=0, dense=True):
+PROBLEMS = ("dense", "lowrank", "full")
+
+
+def run(n, d=60, seed=0, problems=PROBLEMS):
     X, y, rng = data(n, d, seed)
     rows = []
     # (10): a dense covariance per row
     A = rng.standard_normal((n, d, d)) / np.sqrt(4 * d)
     S = np.einsum("nij,nkj->nik", A, A)
-    if dense:
+    if "dense" in problems:
         t = time.perf_counter()
         r = robust_svm(X, y, S, gamma=1.0, C=1.0)
         rows.append(dict(problem="(10) dense Sigma_i", n=n, d=d, cone_entries=int(n * d),
@@ -51,12 +56,16 @@ def run(n, d=60, seed=0, dense=True):
         Xb[idx], Fc = conditional_moments(Xm[idx], *mom[c])
         for k, i in enumerate(idx):
             F[i] = Fc[k]
+    if "lowrank" not in problems and "full" not in problems:
+        return rows
     t = time.perf_counter()
     r_low = robust_svm(Xb, y, gamma=1.0, C=1.0, factors=F)
     rows.append(dict(problem="(44) low-rank factors", n=n, d=d,
                      cone_entries=int(sum(L.shape[1] for L in F if L is not None)),
                      wall_s=time.perf_counter() - t, solver_s=r_low.solve_time, iterations=r_low.nit,
                      status=r_low.solver_status, objective=r_low.objective))
+    if "full" not in problems:
+        return rows
     full = []
     for L in F:
         if L is None:
@@ -81,10 +90,13 @@ def main():
     ap.add_argument("--d", type=int, default=60)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dense-max", type=int, default=10**9, help="skip the dense (10) above this n")
+    ap.add_argument("--problems", nargs="+", choices=PROBLEMS, default=list(PROBLEMS))
+    ap.add_argument("--merge", action="store_true", help="keep the stored rows not measured in this run")
     args = ap.parse_args()
     rows = []
     for n in args.sizes:
-        new = run(n, args.d, args.seed, dense=n <= args.dense_max)
+        probs = [p for p in args.problems if p != "dense" or n <= args.dense_max]
+        new = run(n, args.d, args.seed, problems=probs)
         rows.extend(new)
         for r in new:
             print(f"{r['problem']:24s} n={r['n']:5d} d={r['d']} cone entries={r['cone_entries']:7d} "
@@ -93,9 +105,17 @@ def main():
     out = benchmark_path("shivaswamy2006", "socp")
     out.parent.mkdir(parents=True, exist_ok=True)
     note = (f"Measured on {platform.node() or 'the development machine'} ({platform.processor() or platform.machine()}), "
-            f"shared 2-core machine, sizes n = {args.sizes}, d = {args.d}; dense (10) only for n <= {args.dense_max}; "
-            "cvxpy + Clarabel, one run each.")
-    out.write_text(json.dumps({"note": note, "rows": rows}, indent=1))
+            f"shared 2-core machine, sizes n = {args.sizes}, d = {args.d}, problems {args.problems}; "
+            f"dense (10) only for n <= {args.dense_max}; cvxpy + Clarabel, one run each.")
+    notes = [note]
+    if args.merge and out.exists():
+        old = json.loads(out.read_text())
+        done = {(r["problem"], r["n"]) for r in rows}
+        rows = [r for r in old["rows"] if (r["problem"], r["n"]) not in done] + rows
+        rows.sort(key=lambda r: (r["n"], r["problem"]))
+        prev = old.get("notes", [old["note"]] if "note" in old else [])
+        notes = prev + [note]
+    out.write_text(json.dumps({"note": " ".join(notes), "notes": notes, "rows": rows}, indent=1))
     print("wrote", out)
 
 

@@ -57,6 +57,7 @@ def robust_svm_dual(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e
     Examples
     --------
     >>> import numpy as np
+    >>> from robustpapers.shivaswamy2006 import robust_svm_w
     >>> X = np.array([[1.0, 0.2], [2.0, 1.0], [-1.0, 0.0], [-2.0, -1.0], [0.2, 0.1], [-0.1, 0.3]])
     >>> y = np.array([1.0, 1.0, -1.0, -1.0, -1.0, 1.0])
     >>> d = robust_svm_dual(X, y, [0.1 * np.eye(2)] * 6, gamma=1.0, W=1.0)
