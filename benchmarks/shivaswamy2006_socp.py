@@ -17,6 +17,7 @@ problems and sizes not run this time, e.g. to add one slow row to an earlier ful
 """
 import argparse
 import json
+import os
 import platform
 import time
 
@@ -97,6 +98,7 @@ def main():
     ap.add_argument("--problems", nargs="+", choices=PROBLEMS, default=list(PROBLEMS))
     ap.add_argument("--merge", action="store_true", help="keep the stored rows not measured in this run")
     args = ap.parse_args()
+    load0 = os.getloadavg()[0]
     rows = []
     for n in args.sizes:
         probs = [p for p in args.problems if p != "dense" or n <= args.dense_max]
@@ -108,9 +110,10 @@ def main():
                   flush=True)
     out = benchmark_path("shivaswamy2006", "socp")
     out.parent.mkdir(parents=True, exist_ok=True)
+    skip = f"; dense (10) only for n <= {args.dense_max}" if args.dense_max < max(args.sizes) else ""
     note = (f"Measured on {platform.node() or 'the development machine'} ({platform.processor() or platform.machine()}), "
-            f"shared 2-core machine, sizes n = {args.sizes}, d = {args.d}, problems {args.problems}; "
-            f"dense (10) only for n <= {args.dense_max}; cvxpy + Clarabel, one run each.")
+            f"shared 2-core machine (load average {load0:.1f} at the start), sizes n = {args.sizes}, d = {args.d}, "
+            f"problems {args.problems}{skip}; cvxpy + Clarabel, one run each.")
     notes = [note]
     if args.merge and out.exists():
         old = json.loads(out.read_text())
