@@ -48,6 +48,7 @@ ESTIMATORS = [
     KernelRobustMissingSVC(covariance="knn", C=10.0),
     KernelRobustMissingSVR(W=100.0, kernel_gamma=0.5),
     KernelRobustMissingSVR("sr", W=100.0, kernel_gamma=0.5),
+    KernelRobustMissingSVR(covariance="knn", W=100.0, kernel_gamma=0.5),
     RobustMissingMulticlassSVC(),
 ]
 

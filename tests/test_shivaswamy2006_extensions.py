@@ -112,3 +112,24 @@ def test_multiclass_bad_labels():
         robust_multiclass_svm(X, np.array([0.5, 1, 0, 1]))
     with pytest.raises(ValueError, match="every class"):
         robust_multiclass_svm(X, np.array([0, 2, 0, 2]))
+
+
+def test_cv_kernel_gamma_picks_least_validation_error():
+    """Fig. 8 protocol: q by cross-validation on incomplete training data (ties to the smaller q)."""
+    from robustpapers.shivaswamy2006 import KernelRobustMissingSVC, delete_entries
+    from robustpapers.shivaswamy2006.experiments import ball_shell_data, cv_kernel_gamma
+
+    rng = np.random.default_rng(8)
+    X, y = ball_shell_data(25, rng)
+    Xm = delete_entries(X, 0.5, 0.0, rng, n_delete=3)
+    grid = [1.0, 0.01, 0.1]
+    q, err = cv_kernel_gamma(Xm, y, grid, n_folds=2, random_state=3)
+    best = min(err)
+    assert q == min(g for g, e in zip(grid, err) if e == best)
+    assert all(0.0 <= e <= 1.0 for e in err)
+    # the errors are those of the nominal kernelised classifier on the same stratified folds
+    from sklearn.model_selection import StratifiedKFold
+    folds = StratifiedKFold(2, shuffle=True, random_state=3).split(Xm, y)
+    e1 = np.mean([np.mean(KernelRobustMissingSVC(gamma=0.0, kernel_gamma=1.0).fit(Xm[a], y[a]).predict(Xm[b]) != y[b])
+                  for a, b in folds])
+    assert err[0] == pytest.approx(e1)

@@ -102,3 +102,56 @@ def test_multiclass_prediction_rule_reduces_to_section_6_1():
     Xb, _, _ = impute_by_fit(w, b, Xm, moments)
     np.testing.assert_array_equal(mc.predict(Xm), np.where(Xb @ w + b > 0, 1, 0))
     assert mc.score(Xm, y) > 0.8
+
+
+def test_kernel_regressor_knn_covariance_in_kernel_space():
+    """004 section 7.2: Sigma^k_i estimated from the kernel features of x_i's k nearest neighbours."""
+    import cvxpy as cp
+    from sklearn.neighbors import NearestNeighbors
+
+    from robustpapers.core import rbf_kernel
+
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((40, 3))
+    y = X[:, 0] ** 2 - X[:, 1]
+    Xm = delete_entries(X, 0.4, 1 / 3, random_state=6)
+    inc = np.isnan(Xm).any(1)
+    k, eta, eps, W, D, q = 6, 0.5, 0.1, 30.0, 0.5, 0.5
+    reg = KernelRobustMissingSVR("ctm", eta=eta, epsilon=eps, W=W, D=D, kernel_gamma=q, covariance="knn",
+                                 n_neighbors=k).fit(Xm, y)
+    # Sigma^k_i recomputed independently: biased covariance of K~(x_j) over the k nearest imputed patterns
+    K = rbf_kernel(reg.X_fit_, reg.X_fit_, gamma=q)
+    np.testing.assert_allclose(reg.K_fit_, K)
+    nbrs = NearestNeighbors(n_neighbors=k).fit(reg.X_fit_).kneighbors(reg.X_fit_, return_distance=False)
+    Sk = {i: np.cov(K[nbrs[i]].T, bias=True) for i in np.flatnonzero(inc)}
+    # CTM at the optimum: theta_i = sqrt(alpha' Sigma^k_i alpha / eta) (tight: theta only costs), 0 when complete
+    a = reg.alpha_
+    for i, S in Sk.items():
+        assert reg.result_.theta[i] == pytest.approx(np.sqrt(a @ S @ a / eta), rel=1e-4, abs=1e-6)
+    assert np.all(reg.result_.theta[~inc] == 0)
+    # and its objective is that of an independent cvxpy formulation with the full matrices Sigma^k_i
+    al, b = cp.Variable(len(y)), cp.Variable()
+    f = K @ al + b
+
+    def root(S):  # symmetric square root of the full n x n matrix
+        ev, V = np.linalg.eigh(S)
+        return (V * np.sqrt(np.clip(ev, 0, None))) @ V.T
+
+    pen = sum(cp.norm(root(S) @ al) for S in Sk.values()) / np.sqrt(eta)
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.pos(cp.abs(f - y) - eps)) + D * pen), [cp.norm(al) <= W])
+    prob.solve(solver="CLARABEL")
+    assert reg.result_.objective == pytest.approx(prob.value, rel=1e-4)
+    # the kNN covariance differs from the spherical one and so does the fit
+    sph = KernelRobustMissingSVR("ctm", eta=eta, epsilon=eps, W=W, D=D, kernel_gamma=q).fit(Xm, y)
+    assert np.linalg.norm(sph.alpha_ - reg.alpha_) > 1e-3
+    # SR with the kNN covariance: sqrt(alpha' Sigma^k alpha + e_i^2) <= (eps + xi_i) sqrt(eta) on incomplete rows
+    sr = KernelRobustMissingSVR("sr", eta=eta, epsilon=eps, W=W, kernel_gamma=q, covariance="knn",
+                                n_neighbors=k).fit(Xm, y)
+    e = sr.K_fit_ @ sr.alpha_ + sr.intercept_ - y
+    for i, S in Sk.items():
+        assert np.sqrt(sr.alpha_ @ S @ sr.alpha_ + e[i] ** 2) <= (eps + sr.result_.xi[i]) * np.sqrt(eta) + 1e-6
+    assert sr.score(X, y) > 0.5
+    with pytest.raises(ValueError, match="covariance"):
+        KernelRobustMissingSVR(covariance="full").fit(Xm, y)
+    with pytest.raises(ValueError, match="n_neighbors"):
+        KernelRobustMissingSVR(covariance="knn", n_neighbors=1).fit(Xm, y)

@@ -24,3 +24,6 @@ __all__ += ["KernelRobustMissingSVC", "KernelRobustMissingSVR", "RobustMissingMu
 from .extensions import calafiore_campi_n, robust_multiclass_svm, sample_ellipsoid, vertex_svm  # noqa: E402
 
 __all__ += ["calafiore_campi_n", "robust_multiclass_svm", "sample_ellipsoid", "vertex_svm"]
+from .dual import robust_svm_dual  # noqa: E402
+
+__all__ += ["robust_svm_dual"]

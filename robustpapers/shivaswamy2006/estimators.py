@@ -24,6 +24,27 @@ def _em(X, est, label=""):
 
 
 
+def _knn_factor(X_fit, K_fit, xbar, n_neighbors):
+    r"""Factor :math:`Z` (n, k) of the nearest-neighbour covariance in :math:`\tilde K`-space, 004 section 7.1:
+    :math:`\Sigma^k = ZZ^\top` is the (biased) covariance of the kernel features :math:`\tilde K(x_{i_j})` of the
+    ``n_neighbors`` imputed training patterns nearest to ``xbar`` (Euclidean distance in input space)."""
+    k = min(int(n_neighbors), X_fit.shape[0])
+    idx = np.argsort(np.sum((X_fit - xbar) ** 2, axis=1), kind="stable")[:k]
+    Kn = K_fit[idx]
+    return (Kn - Kn.mean(axis=0)).T / np.sqrt(k)
+
+
+def _check_kernel_covariance(est):
+    from ..core import check_positive
+
+    if est.covariance not in ("spherical", "knn"):
+        raise ValueError(f"covariance must be 'spherical' or 'knn', got {est.covariance!r}")
+    if isinstance(est.n_neighbors, bool) or not isinstance(est.n_neighbors, (int, np.integer)) or est.n_neighbors < 2:
+        raise ValueError(f"n_neighbors must be an integer >= 2, got {est.n_neighbors!r}")
+    check_positive(est.kernel_gamma, "kernel_gamma")
+    check_positive(est.sigma, "sigma")
+
+
 def _solve_robust_svr(est, A, y, factors):
     """The regressor's SOCP on design ``A``: close-to-mean (35)/(45) or small-residual (36), per ``est.formulation``."""
     if est.formulation == "ctm":
@@ -326,19 +347,10 @@ class KernelRobustMissingSVC(ClassifierMixin, BaseEstimator):
             if getattr(self, "_sphere", None) is None or self._sphere.shape[0] != n:
                 self._sphere = self.sigma * np.eye(n)
             return self._sphere
-        k = min(int(self.n_neighbors), n)
-        idx = np.argsort(np.sum((self.X_fit_ - xbar) ** 2, axis=1))[:k]
-        Kn = self.K_fit_[idx]
-        Z = (Kn - Kn.mean(axis=0)).T / np.sqrt(k)  # (n, k): Sigma^k = Z Z^T
-        return Z
+        return _knn_factor(self.X_fit_, self.K_fit_, xbar, self.n_neighbors)
 
     def fit(self, X, y):
-        from ..core import check_positive
-
-        if self.covariance not in ("spherical", "knn"):
-            raise ValueError(f"covariance must be 'spherical' or 'knn', got {self.covariance!r}")
-        check_positive(self.kernel_gamma, "kernel_gamma")
-        check_positive(self.sigma, "sigma")
+        _check_kernel_covariance(self)
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -401,9 +413,11 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
     Inputs are imputed by their conditional mean under an EM Gaussian model (eq. 42) and mapped to
     the empirical kernel features :math:`\tilde K(x) = [K(\bar x_1, x), \dots, K(\bar x_n, x)]`
     (Gaussian kernel); CTM or SR (:func:`robust_svr_ctm`, :func:`robust_svr_sr`) is then solved in
-    :math:`\tilde K`-space with :math:`\alpha` in place of :math:`w`, the spherical covariance
-    :math:`\Sigma^k_i = \sigma^2 I` for incomplete patterns and :math:`\Sigma^k_i = 0`,
-    :math:`\eta_i = 1` for complete ones:
+    :math:`\tilde K`-space with :math:`\alpha` in place of :math:`w`, a covariance :math:`\Sigma^k_i` in
+    :math:`\tilde K`-space for incomplete patterns and :math:`\Sigma^k_i = 0`, :math:`\eta_i = 1` for
+    complete ones. :math:`\Sigma^k_i` is spherical, :math:`\sigma^2 I` (``covariance="spherical"``), or the
+    covariance of the kernel features of the ``n_neighbors`` imputed training patterns nearest to
+    :math:`\bar x_i` (``"knn"``), as for :class:`KernelRobustMissingSVC`:
 
     .. math::
 
@@ -421,13 +435,17 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
     eta, epsilon, W, D : as in :class:`RobustMissingSVR`.
     kernel_gamma : float
         :math:`K(a, b) = \exp(-q\|a-b\|^2)`, :math:`q` = ``kernel_gamma``.
+    covariance : {"spherical", "knn"}
     sigma : float
         Scale of the spherical :math:`\tilde K`-space covariance.
+    n_neighbors : int
+        Neighbours of the "knn" covariance.
     em_max_iter, em_tol, em_reg, tol, max_iter : EM and Clarabel settings.
 
     Attributes
     ----------
-    alpha_, intercept_, X_fit_, mean_, covariance_, result_
+    alpha_, intercept_, X_fit_, K_fit_ (kernel features of the imputed training patterns), mean_,
+    covariance_, result_
 
     Examples
     --------
@@ -440,15 +458,18 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
     True
     """
 
-    def __init__(self, formulation="ctm", eta=0.5, epsilon=0.1, W=10.0, D=1.0, kernel_gamma=0.1, sigma=1.0,
-                 em_max_iter=1000, em_tol=1e-4, em_reg=1e-6, tol=1e-8, max_iter=200):
+    def __init__(self, formulation="ctm", eta=0.5, epsilon=0.1, W=10.0, D=1.0, kernel_gamma=0.1,
+                 covariance="spherical", sigma=1.0, n_neighbors=5, em_max_iter=1000, em_tol=1e-4, em_reg=1e-6,
+                 tol=1e-8, max_iter=200):
         self.formulation = formulation
         self.eta = eta
         self.epsilon = epsilon
         self.W = W
         self.D = D
         self.kernel_gamma = kernel_gamma
+        self.covariance = covariance
         self.sigma = sigma
+        self.n_neighbors = n_neighbors
         self.em_max_iter = em_max_iter
         self.em_tol = em_tol
         self.em_reg = em_reg
@@ -466,21 +487,22 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
         return rbf_kernel(Xbar, self.X_fit_, gamma=self.kernel_gamma)
 
     def fit(self, X, y):
-        from ..core import check_positive
-
         if self.formulation not in ("ctm", "sr"):
             raise ValueError(f"formulation must be 'ctm' or 'sr', got {self.formulation!r}")
-        check_positive(self.kernel_gamma, "kernel_gamma")
-        check_positive(self.sigma, "sigma")
+        _check_kernel_covariance(self)
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float, y_numeric=True)
         X = check_missing_array(X)
         self.mean_, self.covariance_ = _em(X, self)
         self.X_fit_, _ = conditional_moments(X, self.mean_, self.covariance_)
-        K = self._features(self.X_fit_)
+        self.K_fit_ = K = self._features(self.X_fit_)
         incomplete = np.isnan(X).any(axis=1)
         n = len(y)
-        sphere = self.sigma * np.eye(n)
-        factors = [sphere if incomplete[i] else None for i in range(n)]
+        if self.covariance == "spherical":
+            sphere = self.sigma * np.eye(n)  # one shared object: a single cone for all incomplete rows
+            factors = [sphere if incomplete[i] else None for i in range(n)]
+        else:
+            factors = [_knn_factor(self.X_fit_, K, self.X_fit_[i], self.n_neighbors) if incomplete[i] else None
+                       for i in range(n)]
         res = _solve_robust_svr(self, K, y, factors)
         self.result_ = res
         self.n_iter_ = res.nit
