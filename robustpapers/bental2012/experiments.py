@@ -179,6 +179,7 @@ def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_in
         out["socp_time"] = time.perf_counter() - t0
     out["socp_objective"] = float(res.objective)
     out["socp_status"] = str(res.solver_status)
+    out["socp_eta_sum"] = float(np.sum(res.eta))  # the effective kernel is K_bar + sum_l eta_l K_l
     out.update(_errors("socp", score(res.alpha, res.b)))
 
     with warnings.catch_warnings():
