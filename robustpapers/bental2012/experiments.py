@@ -124,3 +124,91 @@ def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000,
             extra = {"status": "certified" if res.success else "max_iter", "gap": res.gap, "nit": int(res.nit)}
         wall = time.perf_counter() - t0
     return {"time": wall, "objective": float(res.objective), **extra}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Figs. 3-4 (000 §7.3): cross-validation accuracy (NE, ME, RE) and training time of USSVM_SOCP, USSVM_MN, RSVM
+# and the nominal SVM, one task per (data set, fold, C); RSVM over its whole eps grid inside the task.
+# ----------------------------------------------------------------------------------------------------------------
+
+__all__ += ["cv_task"]
+
+
+def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_index, seed, rsvm_starts=100,
+            rsvm_method="qn", fss_tol=1e-3, fss_max_iter=20000, fss_step="backtracking", fss_R0="probe",
+            socp_scale="auto"):
+    """One fold and one C of Figs. 3-4 (000 §7.3): train the nominal SVM, USSVM_SOCP, USSVM_MN (at ``kappa``)
+    and RSVM (at every eps of ``eps_grid``) on the training part of one D_{G,U,B}(1, N, L) data set, score
+    NE, ME (27) and RE (28) on the test part with the same R draws of eta for all, and time each training.
+
+    The data set and the folds are those of :func:`robustness_task` (same seeds). USSVM_SOCP (on the exactly
+    rescaled problem, ``scale=socp_scale``) and the nominal SVM use the bias rule of §4.2; USSVM_MN is :func:`ussvm_fss` with ``step=fss_step`` and ``R0=fss_R0``;
+    RSVM is :func:`robustpapers.bental2012.rsvm_on_kernel_set` (support information of §7.1.2 from the L
+    training kernels; ``rsvm_method`` and ``rsvm_starts`` random starts for QN) with its own bias rule.
+    Times are wall-clock seconds of the training call only (``rsvm_prep_time``: mean kernel and beta,
+    computed once per task; ``rsvm_time``: one solve per eps). RSVM's results are lists aligned with
+    ``eps_grid``.
+    """
+    from .rsvm_baseline import rsvm_beta_from_kernels, rsvm_on_kernel_set
+
+    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "data", distribution, N, L,
+                                                                             dataset_index))
+    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=derive_seed(seed, "folds", dataset_index))
+    train, test = list(folds.split(ds.X, ds.y))[fold]
+    Kb, Ks = ds.kernels(train, train)
+    Kb_te, Ks_te = ds.kernels(test, train)
+    stack_te = np.concatenate([Kb_te[None], Ks_te])
+    ytr, yte = ds.y[train], ds.y[test]
+    eta_seed = derive_seed(seed, "eta", distribution, dataset_index, fold, kappa)
+
+    def score(alpha, b):
+        return evaluate_prediction_rules(stack_te, yte, ytr, alpha, b, kappa, R=R, random_state=eta_seed)
+
+    out = {"d": int(ds.X.shape[1]), "n_train": int(train.size), "n_test": int(test.size)}
+    t0 = time.perf_counter()
+    sol = svm_dual(Kb, ytr, C)
+    b = robust_bias(Kb, ytr, sol.alpha, C, rule="paper")
+    out["svm_time"] = time.perf_counter() - t0
+    out["svm_objective"] = robust_objective(sol.alpha, Kb, Ks, ytr, kappa)
+    out.update(_errors("svm", score(sol.alpha, b)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        res = ussvm_socp(Kb, Ks, ytr, C, kappa, scale=socp_scale)
+        out["socp_time"] = time.perf_counter() - t0
+    out["socp_objective"] = float(res.objective)
+    out["socp_status"] = str(res.solver_status)
+    out["socp_eta_sum"] = float(np.sum(res.eta))  # the effective kernel is K_bar + sum_l eta_l K_l
+    out.update(_errors("socp", score(res.alpha, res.b)))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        t0 = time.perf_counter()
+        res = ussvm_fss(Kb, Ks, ytr, C, kappa, tol=fss_tol, max_iter=fss_max_iter, step=fss_step, R0=fss_R0)
+        out["mn_time"] = time.perf_counter() - t0
+    out["mn_objective"] = float(res.objective)
+    out["mn_gap"] = float(res.gap)
+    out["mn_nit"] = int(res.nit)
+    out["mn_success"] = bool(res.success)
+    out.update(_errors("mn", score(res.alpha, res.b)))
+
+    t0 = time.perf_counter()
+    prepared = rsvm_beta_from_kernels(Ks)
+    out["rsvm_prep_time"] = time.perf_counter() - t0
+    rs = {k: [] for k in ("NE", "ME", "RE", "time", "objective", "success")}
+    for eps in eps_grid:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            t0 = time.perf_counter()
+            res = rsvm_on_kernel_set(Ks, ytr, C, eps, method=rsvm_method, n_starts=rsvm_starts,
+                                     beta_approx="psd" if rsvm_method == "socp" else None,
+                                     random_state=derive_seed(seed, "rsvm", distribution, dataset_index, fold, C, eps),
+                                     prepared=prepared)
+            rs["time"].append(time.perf_counter() - t0)
+        rs["objective"].append(float(res.objective))
+        rs["success"].append(bool(res.success))
+        for k, v in score(res.alpha, res.b).items():
+            rs[k].append(float(v))
+    out.update({f"rsvm_{k}": v for k, v in rs.items()})
+    return out
