@@ -5,6 +5,7 @@ Each is run through :func:`robustpapers.runner.run_sweep` by the notebooks and c
 """
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -12,7 +13,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from ..datasets import binary_subset, load_dataset
+from ..datasets import binary_subset
+from ..datasets import load_dataset as _load_dataset_uncached
 from .data import toy_gaussian, toy_multiclass, toy_narrow_outliers, toy_radial
 from .guru import guru_lbfgs, guru_sgd
 from .loss import guru_objective
@@ -33,6 +35,23 @@ BINARY_SETS = {
     "digits_7v9": ("mnist5000:7:9", 400, 300, None, False),
 }
 
+
+
+@functools.lru_cache(maxsize=4)
+def _load_dataset_cached(name):
+    ds = _load_dataset_uncached(name)
+    ds.X.setflags(write=False)
+    ds.y.setflags(write=False)
+    return ds
+
+
+def load_dataset(name):
+    """:func:`robustpapers.datasets.load_dataset`, loaded once per process (read-only arrays).
+
+    Several tasks of one sweep read the same set (MNIST takes seconds to decode); callers only
+    index the arrays.
+    """
+    return _load_dataset_cached(name)
 
 
 def _split(X, y, idx, ntr, nva, nte, scale):
@@ -320,11 +339,21 @@ MULTI_SETS = {
 }
 
 
-def load_multi_split(name, seed):
-    """Train / validation / test split of a Table 5.1 problem (labels 0..C-1)."""
+def load_multi_split(name, seed, sizes=None):
+    """Train / validation / test split of a Table 5.1 problem (labels 0..C-1).
+
+    ``sizes = (train, validation, test)`` overrides the sizes of :data:`MULTI_SETS` (a smaller
+    split of the same shuffled data, for the notebook's quick scale; test ``None`` = the rest).
+    """
     if name not in MULTI_SETS:
         raise ValueError(f"unknown problem {name!r}; choose one of {sorted(MULTI_SETS)}")
     source, ntr, nva, nte, scale = MULTI_SETS[name]
+    if sizes is not None:
+        if len(sizes) != 3 or any(v is not None and (int(v) != v or v < 1) for v in sizes) or None in sizes[:2]:
+            raise ValueError(f"sizes must be (train, validation, test) positive integers (test may be None), got {sizes!r}")
+        ntr, nva, nte = sizes
+        if source in ("toy3", "toy4") and nte is None:
+            raise ValueError("sizes of a toy problem need a test size")
     rng = np.random.RandomState(seed)
     if source in ("toy3", "toy4"):
         X, y = toy_multiclass(ntr + nva + nte, n_classes=int(source[-1]), random_state=rng)
@@ -346,15 +375,16 @@ def load_multi_split(name, seed):
     return _split(X, y, idx, ntr, nva, nte, scale)
 
 
-def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs):
+def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs, sizes=None):
     """Table 5.2: M-GURU, M-GURU-S^2 and a linear multiclass SVM (scikit-learn SVC, one-vs-one).
 
     sigma is chosen on validation with the certified L-BFGS optimum of (5.13); both SGD variants
-    (Algorithms 3-4) are then run at that sigma for ``epochs`` epochs.
+    (Algorithms 3-4) are then run at that sigma for ``epochs`` epochs. ``sizes`` as in
+    :func:`load_multi_split`.
     """
     from .multiclass import m_guru, m_guru_lbfgs
 
-    Xtr, ytr, Xva, yva, Xte, yte = load_multi_split(problem, seed)
+    Xtr, ytr, Xva, yva, Xte, yte = load_multi_split(problem, seed, sizes)
     C = int(max(ytr.max(), yva.max(), yte.max())) + 1
 
     def acc(W, b, X, y):
