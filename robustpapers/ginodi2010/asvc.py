@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
@@ -299,6 +300,8 @@ def multiclass_asvc_alternate(X, y, delta, C=1.0, *, tol=1e-5, max_iter=50, svm_
     X : array (M, d); y : int array (M,) with every class 0..K-1 present; delta >= 0; C > 0
     tol, max_iter : alternation controls (``ConvergenceWarning`` naming ``max_iter`` when it stops early).
     svm_tol, svm_max_iter : LIBLINEAR's ``tol`` and ``max_iter`` in step (a).
+    random_state : int, RandomState or None
+        Seeds LIBLINEAR's coordinate order in every step (a), for reproducible runs.
 
     Returns
     -------
@@ -325,6 +328,7 @@ def multiclass_asvc_alternate(X, y, delta, C=1.0, *, tol=1e-5, max_iter=50, svm_
     if K < 2 or np.unique(y).size != K:
         raise ValueError(f"multiclass_asvc_alternate: every class 0..{K - 1} must occur in y (at least two classes)")
     M, d = X.shape
+    rng = check_random_state(random_state)
     W = np.zeros((K, d))
     trace = Trace()
     success, message, k, step = False, "", 0, np.nan
@@ -334,7 +338,7 @@ def multiclass_asvc_alternate(X, y, delta, C=1.0, *, tol=1e-5, max_iter=50, svm_
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             svm = LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=C, tol=svm_tol,
-                            max_iter=svm_max_iter).fit(Xs, y)
+                            max_iter=svm_max_iter, random_state=rng.randint(2**31 - 1)).fit(Xs, y)
         if K == 2:        # scikit-learn returns w_1 - w_0; LIBLINEAR's dual keeps w_0 + w_1 = 0
             W_new = np.vstack([-svm.coef_[0] / 2, svm.coef_[0] / 2])
         else:
