@@ -1,15 +1,19 @@
 r"""ASVC: adversarial support vector classification by alternating optimisation (ginodi2010 appendix A, Algorithm 5)."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
 from .guru import _binary_classes, _check_iter, _check_Xy, _LinearBinaryMixin
 
-__all__ = ["asvc", "asvc_objective", "ASVC", "multiclass_asvc", "multiclass_asvc_objective"]
+__all__ = ["asvc", "asvc_objective", "ASVC", "multiclass_asvc", "multiclass_asvc_objective",
+           "multiclass_asvc_alternate", "multiclass_worst_displacement"]
 
 
 def asvc_objective(w, b, X, y, delta, C):
@@ -218,3 +222,144 @@ def multiclass_asvc(X, y, delta, C=1.0, *, fit_intercept=False, tol=1e-8, max_it
     bv = np.asarray(b.value) if fit_intercept and b.value is not None else np.zeros(K)
     return SolverResult(Wv.ravel().copy(), success=ok, nit=int(prob.solver_stats.num_iters or 0), message=msg,
                         objective=multiclass_asvc_objective(Wv, X, y, delta, C, bv), W=Wv, b=bv)
+
+
+def _check_class_indices(X, y, name):
+    X, _ = _check_Xy(X, np.ones(len(np.asarray(y))))
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size != X.shape[0] or not np.issubdtype(y.dtype, np.integer) or y.min() < 0:
+        raise ValueError(f"{name}: y must be a 1-D array of class indices 0..K-1 with one entry per row of X")
+    return X, y
+
+
+def multiclass_worst_displacement(W, X, y, delta):
+    r"""The adversary's step of the multiclass ASVC (ginodi2010 appendix A.4, (A.7)-(A.8)).
+
+    For each sample the worst class and displacement of (A.8),
+
+    .. math::
+
+        \hat c_m = \arg\max_c\Big[1 - \delta_{c,y_m} - (w_{y_m} - w_c)^\top x_m + \delta\|w_{y_m} - w_c\|\Big],\qquad
+        \Delta x_m = -\delta\,\frac{w_{y_m} - w_{\hat c_m}}{\|w_{y_m} - w_{\hat c_m}\|}
+
+    (Theorem 2.1 of appendix A applied to the maximising class; :math:`\Delta x_m = 0` when
+    :math:`\hat c_m = y_m` or the difference vanishes, e.g. at :math:`W = 0`).
+
+    Returns
+    -------
+    (Delta, c_hat) : arrays of shape (M, d) and (M,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.ginodi2010 import multiclass_worst_displacement
+    >>> W = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> D, c = multiclass_worst_displacement(W, np.array([[0.5, 0.5]]), np.array([0]), 0.1)
+    >>> np.round(D, 4).tolist(), c.tolist()
+    ([[-0.0707, 0.0707]], [1])
+    """
+    W = np.asarray(W, float)
+    M = X.shape[0]
+    D = W[y][:, None, :] - W[None, :, :]                      # (M, K, d): w_{y_m} - w_c
+    N = np.linalg.norm(D, axis=2)
+    T = 1.0 - (np.arange(W.shape[0])[None, :] == y[:, None]) - np.einsum("mkd,md->mk", D, X) + delta * N
+    c_hat = np.argmax(T, axis=1)
+    n = N[np.arange(M), c_hat]
+    Dm = D[np.arange(M), c_hat]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        Delta = np.where((n > 0)[:, None], -delta * Dm / np.where(n > 0, n, 1.0)[:, None], 0.0)
+    return Delta, c_hat
+
+
+def multiclass_asvc_alternate(X, y, delta, C=1.0, *, tol=1e-5, max_iter=50, svm_tol=1e-8, svm_max_iter=100000,
+                              callback=None, verbose=0, random_state=None):
+    r"""Multiclass ASVC by alternation (ginodi2010 appendix A.4 with the scheme of Algorithm 5).
+
+    Minimises the robust multi-hinge objective (A.8)
+
+    .. math::
+
+        \tfrac12\sum_c\|w_c\|^2 + C\sum_m \max_{c}\Big[1 - \delta_{c,y_m} - (w_{y_m} - w_c)^\top x_m
+        + \delta\|w_{y_m} - w_c\|\Big]
+
+    by alternating, from :math:`W = 0` (no displacement), (a) a Crammer-Singer multiclass SVM on the
+    displaced points :math:`x_m + \Delta x_m` (scikit-learn's ``LinearSVC(multi_class="crammer_singer",
+    fit_intercept=False)``, LIBLINEAR; the thesis: "any off-the-shelf SVM solver") and (b) the
+    adversary's step :func:`multiclass_worst_displacement`, until
+    :math:`\|W_k - W_{k-1}\| \le \mathrm{tol}\max(1, \|W_k\|)`.
+
+    Step (a) minimises, for fixed displacements, a lower bound of (A.8) (each displaced point lies
+    in the ball), so its value (``trace["svm_value"]``) never exceeds the optimum of (A.8), up to
+    the SVM's tolerance. A fixed point :math:`W^* \ne 0` is optimal: there the active terms of the
+    displaced problem coincide with those of (A.8), so the SVM's optimality condition is a
+    subgradient condition of (A.8). As in the binary case the alternation is not a descent method
+    and need not converge; ``multiclass_asvc`` (the cone program) is the reliable solver.
+
+    Parameters
+    ----------
+    X : array (M, d); y : int array (M,) with every class 0..K-1 present; delta >= 0; C > 0
+    tol, max_iter : alternation controls (``ConvergenceWarning`` naming ``max_iter`` when it stops early).
+    svm_tol, svm_max_iter : LIBLINEAR's ``tol`` and ``max_iter`` in step (a).
+    random_state : int, RandomState or None
+        Seeds LIBLINEAR's coordinate order in every step (a), for reproducible runs.
+
+    Returns
+    -------
+    SolverResult with ``W`` (K, d), ``b`` (zeros), ``objective`` ((A.8) at the last iterate), ``trace``
+    (``objective``, ``svm_value``, ``gap`` = the step) and ``c_hat`` (the last worst classes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.ginodi2010 import multiclass_asvc_alternate
+    >>> X = np.array([[2.0, 0.0], [0.0, 2.0], [-2.0, -2.0], [2.5, 0.5], [0.5, 2.5], [-2.5, -1.5]])
+    >>> r = multiclass_asvc_alternate(X, np.array([0, 1, 2, 0, 1, 2]), delta=0.1)
+    >>> bool(r.success), (X @ r.W.T).argmax(axis=1).tolist()
+    (True, [0, 1, 2, 0, 1, 2])
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC
+
+    X, y = _check_class_indices(X, y, "multiclass_asvc_alternate")
+    delta = check_nonnegative(delta, "delta")
+    C = check_positive(C, "C")
+    max_iter = _check_iter(max_iter, tol)
+    K = int(y.max()) + 1
+    if K < 2 or np.unique(y).size != K:
+        raise ValueError(f"multiclass_asvc_alternate: every class 0..{K - 1} must occur in y (at least two classes)")
+    M, d = X.shape
+    rng = check_random_state(random_state)
+    W = np.zeros((K, d))
+    trace = Trace()
+    success, message, k, step = False, "", 0, np.nan
+    for k in range(1, max_iter + 1):
+        Delta, _ = multiclass_worst_displacement(W, X, y, delta)
+        Xs = X + Delta
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svm = LinearSVC(multi_class="crammer_singer", fit_intercept=False, C=C, tol=svm_tol,
+                            max_iter=svm_max_iter, random_state=rng.randint(2**31 - 1)).fit(Xs, y)
+        if K == 2:        # scikit-learn returns w_1 - w_0; LIBLINEAR's dual keeps w_0 + w_1 = 0
+            W_new = np.vstack([-svm.coef_[0] / 2, svm.coef_[0] / 2])
+        else:
+            W_new = svm.coef_.copy()
+        step = float(np.linalg.norm(W_new - W))
+        W = W_new
+        obj = multiclass_asvc_objective(W, X, y, delta, C)
+        svm_value = multiclass_asvc_objective(W, Xs, y, 0.0, C)
+        trace.record(objective=obj, svm_value=svm_value, gap=step)
+        if verbose:
+            print(f"multiclass_asvc_alternate iteration {k}: objective (A.8) {obj:.6g}, SVM value {svm_value:.6g}, "
+                  f"step {step:.2e}")
+        if callback is not None and callback(W, k):
+            message = "stopped by callback"
+            break
+        if step <= tol * max(1.0, float(np.linalg.norm(W))):
+            success, message = True, f"step <= tol={tol:g}"
+            break
+    else:
+        message = warn_not_converged("multiclass_asvc_alternate", "max_iter", f"last step {step:.2e}")
+    _, c_hat = multiclass_worst_displacement(W, X, y, delta)
+    return SolverResult(W.ravel().copy(), success=success, nit=k, message=message,
+                        objective=multiclass_asvc_objective(W, X, y, delta, C), trace=trace, W=W.copy(),
+                        b=np.zeros(K), c_hat=c_hat)

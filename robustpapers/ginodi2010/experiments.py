@@ -5,6 +5,7 @@ Each is run through :func:`robustpapers.runner.run_sweep` by the notebooks and c
 """
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -12,14 +13,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from ..datasets import binary_subset, load_dataset
+from ..datasets import binary_subset
+from ..datasets import load_dataset as _load_dataset_uncached
 from .data import toy_gaussian, toy_multiclass, toy_narrow_outliers, toy_radial
 from .guru import guru_lbfgs, guru_sgd
 from .loss import guru_objective
 
 __all__ = ["load_binary_split", "BINARY_SETS", "binary_table_task", "noise_task", "norm_vs_sigma_task",
            "adversary_digits_task", "sgd_vs_lbfgs_task", "duality_task", "kernel_table_task", "radial_task",
-           "MULTI_SETS", "load_multi_split", "multi_table_task", "multi_curve_task", "asvc_task"]
+           "MULTI_SETS", "load_multi_split", "multi_table_task", "multi_curve_task", "asvc_task",
+           "multiclass_asvc_task"]
 
 #: The binary problems of Table 2.1: (source, train, validation, test, scaling).
 BINARY_SETS = {
@@ -33,6 +36,23 @@ BINARY_SETS = {
     "digits_7v9": ("mnist5000:7:9", 400, 300, None, False),
 }
 
+
+
+@functools.lru_cache(maxsize=4)
+def _load_dataset_cached(name):
+    ds = _load_dataset_uncached(name)
+    ds.X.setflags(write=False)
+    ds.y.setflags(write=False)
+    return ds
+
+
+def load_dataset(name):
+    """:func:`robustpapers.datasets.load_dataset`, loaded once per process (read-only arrays).
+
+    Several tasks of one sweep read the same set (MNIST takes seconds to decode); callers only
+    index the arrays.
+    """
+    return _load_dataset_cached(name)
 
 
 def _split(X, y, idx, ntr, nva, nte, scale):
@@ -320,11 +340,21 @@ MULTI_SETS = {
 }
 
 
-def load_multi_split(name, seed):
-    """Train / validation / test split of a Table 5.1 problem (labels 0..C-1)."""
+def load_multi_split(name, seed, sizes=None):
+    """Train / validation / test split of a Table 5.1 problem (labels 0..C-1).
+
+    ``sizes = (train, validation, test)`` overrides the sizes of :data:`MULTI_SETS` (a smaller
+    split of the same shuffled data, for the notebook's quick scale; test ``None`` = the rest).
+    """
     if name not in MULTI_SETS:
         raise ValueError(f"unknown problem {name!r}; choose one of {sorted(MULTI_SETS)}")
     source, ntr, nva, nte, scale = MULTI_SETS[name]
+    if sizes is not None:
+        if len(sizes) != 3 or any(v is not None and (int(v) != v or v < 1) for v in sizes) or None in sizes[:2]:
+            raise ValueError(f"sizes must be (train, validation, test) positive integers (test may be None), got {sizes!r}")
+        ntr, nva, nte = sizes
+        if source in ("toy3", "toy4") and nte is None:
+            raise ValueError("sizes of a toy problem need a test size")
     rng = np.random.RandomState(seed)
     if source in ("toy3", "toy4"):
         X, y = toy_multiclass(ntr + nva + nte, n_classes=int(source[-1]), random_state=rng)
@@ -346,15 +376,16 @@ def load_multi_split(name, seed):
     return _split(X, y, idx, ntr, nva, nte, scale)
 
 
-def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs):
+def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs, sizes=None):
     """Table 5.2: M-GURU, M-GURU-S^2 and a linear multiclass SVM (scikit-learn SVC, one-vs-one).
 
     sigma is chosen on validation with the certified L-BFGS optimum of (5.13); both SGD variants
-    (Algorithms 3-4) are then run at that sigma for ``epochs`` epochs.
+    (Algorithms 3-4) are then run at that sigma for ``epochs`` epochs. ``sizes`` as in
+    :func:`load_multi_split`.
     """
     from .multiclass import m_guru, m_guru_lbfgs
 
-    Xtr, ytr, Xva, yva, Xte, yte = load_multi_split(problem, seed)
+    Xtr, ytr, Xva, yva, Xte, yte = load_multi_split(problem, seed, sizes)
     C = int(max(ytr.max(), yva.max(), yte.max())) + 1
 
     def acc(W, b, X, y):
@@ -430,3 +461,24 @@ def asvc_task(problem, seed, delta, C):
             "cvx_objective_check": asvc_objective(wc, bc, Xtr, ytr, delta, C),
             "asvc_test": _acc(yte, Xte @ r.w + r.b), "cvx_test": _acc(yte, Xte @ wc + bc),
             "asvc_val": _acc(yva, Xva @ r.w + r.b), "cvx_val": _acc(yva, Xva @ wc + bc)}
+
+
+def multiclass_asvc_task(problem, seed, delta, C, max_iter):
+    """Appendix A.4: multiclass ASVC by alternation against the optimum of (A.8) (cone program, Clarabel).
+
+    Trains on the training part of a Table 5.1 problem (no bias); returns the alternation's (A.8)
+    objective and SVM-step value per iteration, the optimum, and both test accuracies.
+    """
+    from .asvc import multiclass_asvc, multiclass_asvc_alternate
+
+    Xtr, ytr, _, _, Xte, yte = load_multi_split(problem, seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        alt = multiclass_asvc_alternate(Xtr, ytr, delta, C, max_iter=max_iter, random_state=seed)
+    cone = multiclass_asvc(Xtr, ytr, delta, C)
+    return {"alt_objective": [float(v) for v in alt.trace["objective"]],
+            "alt_svm_value": [float(v) for v in alt.trace["svm_value"]],
+            "alt_converged": bool(alt.success), "alt_iterations": int(alt.nit),
+            "cone_objective": float(cone.objective), "cone_success": bool(cone.success),
+            "alt_test": float(np.mean(np.argmax(Xte @ alt.W.T, axis=1) == yte)),
+            "cone_test": float(np.mean(np.argmax(Xte @ cone.W.T, axis=1) == yte))}

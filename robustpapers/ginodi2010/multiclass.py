@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import SolverResult, Trace, check_finite_array, check_positive, warn_not_converged
 from .guru import _check_iter
-from .loss import _check_sigma, _loss_from_margins
+from .loss import _check_sigma, _phi, smooth_hinge
 
 __all__ = ["multi_robust_loss", "multi_guru_objective", "m_guru", "m_guru_lbfgs", "MultiGURUClassifier"]
 
@@ -86,13 +86,27 @@ def multi_robust_loss(W, X, y, sigma, b=None):
     W, X, y, b = _check_multi(W, X, y, b)
     sigma = _check_sigma(sigma)
     U, S, mask = _pair_terms(W, X, y, b, sigma)
-    L = np.zeros_like(U)
-    for c in range(W.shape[0]):        # one norm per class pair: _loss_from_margins takes a scalar scale
-        for a in np.unique(y):
-            rows = (y == a) & mask[:, c]
-            if rows.any():
-                L[rows, c] = _loss_from_margins(U[rows, c], float(S[rows, c][0]))
-    return L.sum(axis=1)
+    L = _loss_from_margins_arr(U[mask], S[mask])
+    out = np.zeros_like(U)
+    out[mask] = L
+    return out.sum(axis=1)
+
+
+def _loss_from_margins_arr(u, s):
+    """s f(u / s) elementwise for arrays u, s >= 0 (the hinge [u]_+ where s = 0); as ``loss._loss_from_margins``."""
+    out = np.maximum(u, 0.0)
+    live = s > 0.0
+    u, s = u[live], s[live]
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        z = u / s
+    res = np.empty_like(u)
+    pos = u >= 0
+    zp = z[pos]
+    # u Phi(z) + s phi(z) where u >= 0: no cancellation; s f(z) through the Mills ratio where u < 0
+    res[pos] = u[pos] * ndtr(zp) + s[pos] * np.where(np.isinf(zp), 0.0, _phi(np.where(np.isinf(zp), 0.0, zp)))
+    res[~pos] = s[~pos] * smooth_hinge(z[~pos])
+    out[live] = res
+    return out
 
 
 def multi_guru_objective(W, X, y, sigma, b=None):
@@ -127,31 +141,30 @@ def _multi_grad(W, X, y, b, sigma):
 
 
 def _sample_grad(W, x, c, b, sigma, fit_intercept):
-    """Gradient of the per-sample loss w.r.t. every w_r (C, d) and b (C,), as in section 5.3."""
+    """Gradient of the per-sample loss w.r.t. every w_r (C, d) and b (C,), as in section 5.3 (vectorised over r)."""
     C = W.shape[0]
     V = W[c] - W                      # (C, d): w_{y_m} - w_r
     nrm = np.sqrt(np.einsum("ij,ij->i", V, V))
     u = 1.0 - (V @ x + (b[c] - b))
-    gV = np.zeros_like(W)
-    gb = np.zeros(C)
-    for r in range(C):
-        if r == c:
-            continue
-        s = sigma * nrm[r]
-        if s == 0.0:
-            P, p = (1.0 if u[r] > 0 else (0.0 if u[r] < 0 else 0.5)), 0.0
-        else:
-            z = u[r] / s
-            P = float(ndtr(z))
-            p = _INV_SQRT_2PI * math.exp(-0.5 * z * z) if abs(z) < 40 else 0.0
-        g = -x * P + (sigma * p / nrm[r]) * V[r] if nrm[r] > 0 else -x * P
-        gV[r] = g
-        gb[r] = -P
+    s = sigma * nrm
+    pos = s > 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(pos, u / np.where(pos, s, 1.0), 0.0)
+    # s = 0: Phi -> 1[u > 0] (1/2 at u = 0), phi -> 0
+    P = np.where(pos, ndtr(z), np.where(u > 0, 1.0, np.where(u < 0, 0.0, 0.5)))
+    p = np.where(pos & (np.abs(z) < 40), _INV_SQRT_2PI * np.exp(-0.5 * z * z), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        coef = np.where(nrm > 0, sigma * p / np.where(nrm > 0, nrm, 1.0), 0.0)
+    P[c] = 0.0
+    coef[c] = 0.0
+    gV = coef[:, None] * V - P[:, None] * x[None, :]
     gW = -gV
     gW[c] = gV.sum(axis=0)
-    gB = -gb
-    gB[c] = gb.sum()
-    return gW, (gB if fit_intercept else np.zeros(C))
+    if not fit_intercept:
+        return gW, np.zeros(C)
+    gB = P.copy()
+    gB[c] = -P.sum()
+    return gW, gB
 
 
 def m_guru(X, y, sigma, *, n_classes=None, variant="full", eta0=1.0, fit_intercept=False, tol=1e-4,
@@ -246,8 +259,8 @@ def m_guru(X, y, sigma, *, n_classes=None, variant="full", eta0=1.0, fit_interce
                         trace=trace, W=W.copy(), b=b.copy(), n_updates=t)
 
 
-def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, max_iter=2000, callback=None,
-                 verbose=0, random_state=None):
+def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, max_iter=2000, W0=None, b0=None,
+                 callback=None, verbose=0, random_state=None):
     r"""Full-batch L-BFGS on the M-GURU objective (5.13) (certifies M-GURU's optimum; not in the thesis).
 
     .. math::
@@ -257,6 +270,17 @@ def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, 
     The objective is invariant to adding the same vector to every :math:`w_c`; L-BFGS from
     :math:`W = 0` keeps :math:`\sum_c w_c = 0` (every gradient sums to zero over classes).
 
+    Parameters
+    ----------
+    X : array (M, d); y : int array (M,) with classes 0..C-1; sigma : float > 0
+    n_classes : int, optional (default ``y.max() + 1``)
+    fit_intercept : bool
+    tol : float
+        ``gtol`` of L-BFGS-B on the gradient of the mean objective.
+    max_iter : int
+    W0, b0 : arrays (C, d) and (C,), optional
+        Start (default 0), e.g. the solution at a neighbouring sigma (warm start along a path).
+
     Returns
     -------
     SolverResult with ``W``, ``b``, ``objective`` (the sum), ``grad_norm``.
@@ -264,8 +288,7 @@ def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, 
     X = check_finite_array(X, "X", ndim=2)
     y = np.asarray(y)
     C = int(n_classes) if n_classes is not None else int(np.max(y)) + 1
-    W0 = np.zeros((C, X.shape[1]))
-    W0, X, y, b0 = _check_multi(W0, X, y)
+    _, X, y, b_zero = _check_multi(np.zeros((C, X.shape[1])), X, y)
     sigma = _check_sigma(sigma)
     max_iter = _check_iter(max_iter, tol)
     M, d = X.shape
@@ -273,7 +296,7 @@ def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, 
 
     def fun(p):
         W = p[:C * d].reshape(C, d)
-        b = p[C * d:] if fit_intercept else b0
+        b = p[C * d:] if fit_intercept else b_zero
         val = multi_guru_objective(W, X, y, sigma, b) / M
         gW, gb = _multi_grad(W, X, y, b, sigma)
         g = np.concatenate([gW.ravel(), gb]) if fit_intercept else gW.ravel()
@@ -284,7 +307,18 @@ def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, 
         if callback is not None:
             return callback(intermediate_result.x)
 
-    res = minimize(fun, np.zeros(C * d + (C if fit_intercept else 0)), jac=True, method="L-BFGS-B",
+    p0 = np.zeros(C * d + (C if fit_intercept else 0))
+    if W0 is not None:
+        W0 = check_finite_array(W0, "W0", ndim=2)
+        if W0.shape != (C, d):
+            raise ValueError(f"W0 must have shape {(C, d)}, got {W0.shape}")
+        p0[:C * d] = W0.ravel()
+    if b0 is not None and fit_intercept:
+        b0 = check_finite_array(b0, "b0", ndim=1)
+        if b0.shape != (C,):
+            raise ValueError(f"b0 must have shape {(C,)}, got {b0.shape}")
+        p0[C * d:] = b0
+    res = minimize(fun, p0, jac=True, method="L-BFGS-B",
                    callback=cb, options=dict(maxiter=max_iter, gtol=tol, ftol=1e-15, maxcor=20))
     val, g = fun(res.x)
     gnorm = float(np.max(np.abs(g)))
