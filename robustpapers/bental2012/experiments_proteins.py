@@ -38,7 +38,7 @@ from .robust import robust_bias
 from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
-__all__ = ["PROTEIN_METHODS", "support_beta", "pair_kernel_set", "fold_classifier", "loo_decisions",
+__all__ = ["PROTEIN_METHODS", "support_beta", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
            "loo_accuracies", "table2_pair_task"]
 
 #: Columns of 000 Table 2 in the paper's order, plus our ``SVM_Kbar``.
@@ -202,15 +202,38 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
     return np.asarray(alpha, dtype=float), float(b), info
 
 
+def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
+             fss_max_iter=20000):
+    r"""One leave-one-out fold (000 §7.7): train on every structure but ``t``, score ``t``.
+
+    The classifier sees only ``ks.subset(others)`` (no kernel value of :math:`t`) and is scored on
+    :math:`t`'s test rows: :math:`\overline{\mathbf K}_{t,\cdot}` for the nominal rule (25) and
+    :math:`\overline{\mathbf K}_{t,\cdot} + \sum_l \eta^s_l(\mathbf K_l)_{t,\cdot}`, :math:`s = 1..R`, for
+    rule (26), :math:`\eta^s` uniform on :math:`\{\eta\ge0, \|\eta\|_2\le\kappa\}` drawn from
+    ``derive_seed(seed, "eta", t)`` — the same draws for every method (:func:`sampled_decisions`).
+
+    Returns
+    -------
+    f_nominal : float, F : array (R,), info : dict (see :func:`fold_classifier`)
+    """
+    y = check_binary_labels(y)
+    n = y.size
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < n:
+        raise ValueError(f"held-out index t must be in [0, {n}), got {t!r}")
+    tr = np.delete(np.arange(n), t)
+    alpha, b, info = fold_classifier(method, ks.subset(tr), y[tr], C, kappa, eps, n_starts=n_starts,
+                                     fss_tol=fss_tol, fss_max_iter=fss_max_iter,
+                                     random_state=derive_seed(seed, "starts", int(t)))
+    test = ks.subset(np.array([t]), tr)
+    stack = np.concatenate([test.K_bar[None], test.K_draws])
+    fn, F, _ = sampled_decisions(stack, y[tr], alpha, b, kappa, R=R, random_state=derive_seed(seed, "eta", int(t)))
+    return float(fn[0]), F[:, 0], info
+
+
 def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
                   fss_max_iter=20000):
-    r"""Leave-one-out decision values of one classifier on one problem (000 §7.7).
-
-    For each held-out structure :math:`t` the classifier is trained on ``ks.subset(others)`` only and
-    scored on :math:`t`'s test rows :math:`\overline{\mathbf K}_{t,\cdot}` (rule (25)) and
-    :math:`\overline{\mathbf K}_{t,\cdot} + \sum_l \eta^s_l(\mathbf K_l)_{t,\cdot}`, :math:`s = 1..R`
-    (rule (26)), :math:`\eta^s` uniform on :math:`\{\eta\ge0, \|\eta\|_2\le\kappa\}` drawn from
-    ``derive_seed(seed, "eta", t)`` — the same draws for every method (:func:`sampled_decisions`).
+    r"""Leave-one-out decision values of one classifier on one problem: :func:`loo_fold` for every
+    structure.
 
     Returns
     -------
@@ -220,14 +243,8 @@ def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_sta
     n = y.size
     f_nom, F, infos = np.empty(n), np.empty((int(R), n)), []
     for t in range(n):
-        tr = np.delete(np.arange(n), t)
-        alpha, b, info = fold_classifier(method, ks.subset(tr), y[tr], C, kappa, eps, n_starts=n_starts,
-                                         fss_tol=fss_tol, fss_max_iter=fss_max_iter,
-                                         random_state=derive_seed(seed, "starts", t))
-        test = ks.subset(np.array([t]), tr)
-        stack = np.concatenate([test.K_bar[None], test.K_draws])
-        fn, Ft, _ = sampled_decisions(stack, y[tr], alpha, b, kappa, R=R, random_state=derive_seed(seed, "eta", t))
-        f_nom[t], F[:, t] = fn[0], Ft[:, 0]
+        f_nom[t], F[:, t], info = loo_fold(method, ks, y, t, C, kappa, eps, R=R, seed=seed, n_starts=n_starts,
+                                           fss_tol=fss_tol, fss_max_iter=fss_max_iter)
         infos.append(info)
     return f_nom, F, infos
 
