@@ -161,6 +161,14 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
     alpha : array (m,), b : float, info : dict (``objective``, ``time``; USSVM_MN: ``gap``, ``nit``, ``success``;
     USSVM_SOCP: ``status``). Every classifier's bias is the rule of 000 §4.2 on its own kernel, except RSVM's
     (the rule of 003 §3 on :math:`\overline{\mathbf K}`, as :func:`robustpapers.bhadra2010.rsvm` returns it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ks, y, _ = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> alpha, b, info = fold_classifier("USSVM_SOCP", ks.subset(np.arange(3)), y[:3], C=1.0)
+    >>> alpha.shape, info["status"]
+    ((3,), 'optimal')
     """
     y = check_binary_labels(y).astype(float)
     C = check_positive(C, "C")
@@ -212,9 +220,23 @@ def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_start
     rule (26), :math:`\eta^s` uniform on :math:`\{\eta\ge0, \|\eta\|_2\le\kappa\}` drawn from
     ``derive_seed(seed, "eta", t)`` — the same draws for every method (:func:`sampled_decisions`).
 
+    .. math::
+
+        f_t = \sum_{i\ne t} y_i\alpha^{(t)}_i \overline{\mathbf K}_{ti} + b^{(t)},\qquad
+        f^s_t = f_t + \sum_l \eta^s_l \sum_{i\ne t} y_i\alpha^{(t)}_i (\mathbf K_l)_{ti}
+
+    with :math:`(\alpha^{(t)}, b^{(t)})` trained without :math:`t` (000 eqs. (25)-(26)).
+
     Returns
     -------
     f_nominal : float, F : array (R,), info : dict (see :func:`fold_classifier`)
+
+    Examples
+    --------
+    >>> ks, y, _ = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> f, F, info = loo_fold("Nominal", ks, y, 0, C=1.0, R=5)
+    >>> F.shape
+    (5,)
     """
     y = check_binary_labels(y)
     n = y.size
@@ -235,9 +257,20 @@ def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_sta
     r"""Leave-one-out decision values of one classifier on one problem: :func:`loo_fold` for every
     structure.
 
+    .. math::
+
+        \big(f_t,\ (f^s_t)_{s=1..R}\big)_{t=1..n}\quad\text{(000 eqs. (25)-(26), leave-one-out, §7.7)}
+
     Returns
     -------
     f_nominal : array (n,), F : array (R, n), infos : list of the folds' ``info`` dicts
+
+    Examples
+    --------
+    >>> ks, y, _ = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> f, F, infos = loo_decisions("SVM_Kbar", ks, y, C=1.0, R=5)
+    >>> f.shape, F.shape, len(infos)
+    ((4,), (5, 4), 4)
     """
     y = check_binary_labels(y)
     n = y.size
@@ -272,14 +305,26 @@ def loo_accuracies(y, f_nominal, F):
 
 def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, kappa, R, Cs, epss, n_starts,
                      fss_tol=1e-3, fss_max_iter=20000, kernel_method="exact", methods=PROTEIN_METHODS):
-    """One one-vs-one problem of 000 Tables 2-3 / Fig. 7: LOO accuracies (NE, ME, RE) of every method at
+    r"""One one-vs-one problem of 000 Tables 2-3 / Fig. 7: LOO accuracies (NE, ME, RE) of every method at
     every grid point (C for all, and eps for RSVM).
 
     Returns ``records`` (``method, C, eps, NE, ME, RE, time`` per grid point; ``time`` is the mean training
     time per fold), ``names`` of the two families, ``n``, the largest relative difference between the
     USSVM_MN and USSVM_SOCP objectives over the folds and grid (``mn_socp_rel_diff``), whether every FSS run
     certified its gap (``mn_all_certified``), the SOCP statuses seen, and ``min_eig`` of the pair's
-    :math:`\\overline{\\mathbf K}` and of the draws :math:`\\mathbf K_l` (the model needs them PSD).
+    :math:`\overline{\mathbf K}` and of the draws :math:`\mathbf K_l` (the model needs them PSD).
+
+    .. math::
+
+        100\,\big(1 - \mathrm{NE}\big),\quad 100\,\big(1 - \mathrm{ME}\big),\quad 100\,\big(1 - \mathrm{RE}\big)
+        \quad\text{(000 §6.2, eqs. (27)-(28); Tables 2-3)}
+
+    Examples
+    --------
+    >>> out = table2_pair_task(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3, sigma=4.0, kappa=1.0,
+    ...                        R=5, Cs=[1.0], epss=[0.2], n_starts=1, methods=("Nominal", "SVM_Kbar"))
+    >>> [r["method"] for r in out["records"]], out["n"]
+    (['Nominal', 'SVM_Kbar'], 4)
     """
     from ..core import min_eigenvalue
 
