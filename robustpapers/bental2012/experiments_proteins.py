@@ -176,7 +176,9 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
     info = {}
     if method == "USSVM_SOCP":
         with warnings.catch_warnings():
+            # a non-optimal status ("optimal_inaccurate") is recorded in info["status"], not printed
             warnings.simplefilter("ignore", ConvergenceWarning)
+            warnings.simplefilter("ignore", UserWarning)
             res = ussvm_socp(train.K_bar, train.K_draws, y, C, kappa)
         alpha, b = res.alpha, res.b
         info.update(objective=float(res.objective), status=str(res.solver_status))
