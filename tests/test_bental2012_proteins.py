@@ -133,3 +133,14 @@ def test_bad_methods_raise(problem):
         fold_classifier("RSVM", tr, y[:5], 1.0)
     with pytest.raises(ValueError, match="C"):
         fold_classifier("Nominal", tr, y[:5], -1.0)
+
+
+def test_ussvm_scale_task_eta_star_on_the_sphere():
+    # eta* >= 0 with ||eta*||_2 = kappa, so kappa <= sum_l eta*_l <= sqrt(L) kappa (Cauchy-Schwarz)
+    from robustpapers.bental2012.experiments_proteins import ussvm_scale_task
+
+    out = ussvm_scale_task(seed=1, f1=0, f2=2, n_families=3, n_members=3, length=8, L=3, l=3, sigma=4.0,
+                           C=1.0, kappa=0.5)
+    assert out["status"] == "optimal"
+    assert 0.5 - 1e-9 <= out["sum_eta_star"] <= 0.5 * np.sqrt(3) + 1e-9
+    assert 0 <= out["train_acc_nominal_rule"] <= 100 and 0 <= out["train_acc_effective"] <= 100
