@@ -1,0 +1,394 @@
+r"""000 Tables 2-3 and Fig. 7 on the resolution-aware structure analog: one-vs-one problems, leave-one-out.
+
+000 §7.7 protocol: 15 superfamilies of 10 structures give 105 one-vs-one problems; every structure
+:math:`P_i` gets :math:`L = 50` resolution draws :math:`P^l_i` (each coordinate
+:math:`+\,U(-r_i/2, r_i/2)`), :math:`\mathbf K_l` is the substructure kernel (000 App. C) on the
+:math:`l`-th draw of every structure, :math:`\overline{\mathbf K} = \frac1L\sum_l\mathbf K_l`, the
+uncertainty set is :math:`\mathcal E(1)` (eq. (11)) and the classifiers are scored by leave-one-out
+(LOO) with the three error measures of §6.2 (NominalErr, MajorityErr (27), RobustErr (28)) under
+:math:`R = 100` draws of :math:`\eta`, reported as accuracy :math:`100(1 - \mathrm{Err})`.
+
+The classifiers (000 Table 2):
+
+* ``USSVM_SOCP`` — (12) solved as the conic program (13) (:func:`robustpapers.bental2012.ussvm_socp`);
+* ``USSVM_MN`` — the same problem by FSS (:func:`robustpapers.bental2012.ussvm_fss`);
+* ``RSVM`` — 003 eq. (15) with the finite support of 000 §7.1.2 (:math:`a = \min_l \mathbf K_l`,
+  :math:`b = \max_l \mathbf K_l`) solved by DFP quasi-Newton from random starts, best start kept
+  (000 §7.1.2: "the best starting point among 100"; :func:`robustpapers.bhadra2010.rsvm`, ``"qn"``);
+* ``Nominal`` — the SVM on the kernel of the unperturbed structures (000 §7.7.1);
+* ``SVM_Kbar`` — (ours, extra) the SVM on :math:`\overline{\mathbf K}`, i.e. USSVM at :math:`\kappa = 0`.
+
+Every classifier is scored by the same rules on the same test kernels: the nominal rule (25) on
+:math:`\overline{\mathbf K}` and the :math:`R` kernels :math:`\overline{\mathbf K} + \sum_l\eta_l\mathbf K_l`
+of rule (26), with the same draws of :math:`\eta` for all classifiers of a fold.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from ..core import check_binary_labels, check_finite_array, check_positive, prediction_errors, svm_dual
+from ..runner import derive_seed
+from ..structures import build_kernel_set, make_structure_families
+from .prediction import sampled_decisions
+from .robust import robust_bias
+from .socp import ussvm_socp
+from .ussvm import ussvm_fss
+
+__all__ = ["PROTEIN_METHODS", "support_beta", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
+           "loo_accuracies", "table2_pair_task", "ussvm_scale_task"]
+
+#: Columns of 000 Table 2 in the paper's order, plus our ``SVM_Kbar``.
+PROTEIN_METHODS = ("USSVM_SOCP", "USSVM_MN", "RSVM", "Nominal", "SVM_Kbar")
+
+
+def support_beta(K_bar, a, b):
+    r"""RSVM's uncertainty weights :math:`\beta` from a kernel set's support (003 Theorem 3, 000 §7.1.2).
+
+    The noise :math:`Z_{ij} = K_{ij} - \overline{\mathbf K}_{ij}` is supported on
+    :math:`[a_{ij} - \overline{\mathbf K}_{ij},\ b_{ij} - \overline{\mathbf K}_{ij}] \ni 0`, so
+
+    .. math::
+
+        \beta_{ij} = (l_{ij}\gamma(\mu_{ij}))^2,\quad l_{ij} = \tfrac{b_{ij} - a_{ij}}2,\quad
+        \mu_{ij} = -\frac{c_{ij}}{l_{ij}},\quad c_{ij} = \tfrac{(a_{ij} + b_{ij})}2 - \overline{\mathbf K}_{ij}
+
+    (by :func:`robustpapers.bhadra2010.beta_from_support`); entries with no spread (:math:`a_{ij} = b_{ij}`)
+    get :math:`\beta_{ij} = 0`. The result is symmetrised.
+
+    Parameters
+    ----------
+    K_bar, a, b : arrays (n, n)
+        Mean kernel and element-wise min / max over the kernel set, :math:`a \le \overline{\mathbf K} \le b`.
+
+    Returns
+    -------
+    beta : array (n, n), non-negative and symmetric
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.stack([np.eye(2), np.eye(2) + 0.2 * (1 - np.eye(2))])
+    >>> beta = support_beta(K.mean(0), K.min(0), K.max(0))
+    >>> bool(beta[0, 0] == 0 and beta[0, 1] > 0 and beta[0, 1] == beta[1, 0])
+    True
+    """
+    from ..bhadra2010 import beta_from_support
+
+    K_bar = check_finite_array(K_bar, "K_bar", ndim=2)
+    a = check_finite_array(a, "a", ndim=2)
+    b = check_finite_array(b, "b", ndim=2)
+    if not (K_bar.shape == a.shape == b.shape) or K_bar.shape[0] != K_bar.shape[1]:
+        raise ValueError(f"K_bar, a and b must be square of one shape, got {K_bar.shape}, {a.shape}, {b.shape}")
+    tol = 1e-9 * max(1.0, float(np.abs(K_bar).max(initial=0.0)))
+    if np.any(a > K_bar + tol) or np.any(b < K_bar - tol):
+        raise ValueError("the support must contain the mean kernel: a <= K_bar <= b element-wise")
+    za = np.minimum(a - K_bar, 0.0)
+    zb = np.maximum(b - K_bar, 0.0)
+    ok = zb - za > 1e-12
+    beta = np.zeros_like(K_bar)
+    if ok.any():
+        beta[ok] = beta_from_support(za[ok], zb[ok])
+    return (beta + beta.T) / 2
+
+
+def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4.0, kernel_method="exact"):
+    r"""The one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1) of the structure analog and its kernel set.
+
+    The data set is ``make_structure_families(n_families, n_members, length, random_state=seed)``
+    (the analog of 000 §7.1.2's SCOP set); the kernel set of the problem's :math:`2\times` ``n_members``
+    structures is :func:`robustpapers.structures.build_kernel_set` with :math:`L` draws,
+
+    .. math::
+
+        (\mathbf K_l)_{ij} = K(P^l_i, P^l_j),\quad \overline{\mathbf K} = \tfrac1L\textstyle\sum_l\mathbf K_l,
+        \quad a_{ij} = \min_l(\mathbf K_l)_{ij},\quad b_{ij} = \max_l(\mathbf K_l)_{ij}
+
+    (000 §4.3, §7.1.2, §7.7), the draws seeded by ``derive_seed(seed, "kernels", f1, f2)``.
+
+    Returns
+    -------
+    ks : :class:`robustpapers.structures.KernelSet`
+    y : array (n,) of +-1
+    names : (str, str) the two families' names
+
+    Examples
+    --------
+    >>> ks, y, names = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> ks.K_draws.shape, y.tolist()
+    ((2, 4, 4), [1, 1, -1, -1])
+    """
+    data = make_structure_families(n_families=n_families, n_members=n_members, length=length, random_state=seed)
+    idx, y = data.pair(f1, f2)
+    ks = build_kernel_set([data.coords[i] for i in idx], data.resolution[idx], L=L, l=l, sigma=sigma,
+                          method=kernel_method, random_state=derive_seed(seed, "kernels", int(f1), int(f2)))
+    return ks, y, (data.family_names[f1], data.family_names[f2])
+
+
+def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fss_tol=1e-3,
+                    fss_max_iter=20000, random_state=None):
+    r"""Train one of :data:`PROTEIN_METHODS` on a fold's training kernel set; return ``(alpha, b, info)``.
+
+    .. math::
+
+        \text{USSVM: }\max_{\alpha\in S_n}\ e^\top\alpha - \tfrac12\alpha^\top Y\overline{\mathbf K}Y\alpha
+        - \tfrac12\kappa\big\|(\alpha^\top Y\mathbf K_lY\alpha)_{l}\big\|_2
+        \qquad\text{(000 eq. (12), } p = 2\text{)}
+
+    Parameters
+    ----------
+    method : one of :data:`PROTEIN_METHODS`
+    train : KernelSet
+        The training block (``ks.subset(train_indices)``).
+    y : array (m,) of +-1
+    C : float > 0
+    kappa : float >= 0
+        :math:`\kappa` of :math:`\mathcal E(\kappa)` for the USSVM rows (000 §7.7: 1).
+    eps : float in (0, 1)
+        RSVM's chance-constraint level, :math:`\kappa_{RSVM} = \sqrt{2\log(1/\epsilon)}` (ignored by the others).
+    n_starts : int
+        RSVM's quasi-Newton random starts (000: 100).
+    fss_tol, fss_max_iter
+        USSVM_MN's relative gap tolerance and iteration cap (:func:`ussvm_fss`, backtracking step).
+    random_state : int or None
+        RSVM's starts.
+
+    Returns
+    -------
+    alpha : array (m,), b : float, info : dict (``objective``, ``time``; USSVM_MN: ``gap``, ``nit``, ``success``;
+    USSVM_SOCP: ``status``). Every classifier's bias is the rule of 000 §4.2 on its own kernel, except RSVM's
+    (the rule of 003 §3 on :math:`\overline{\mathbf K}`, as :func:`robustpapers.bhadra2010.rsvm` returns it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ks, y, _ = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> alpha, b, info = fold_classifier("USSVM_SOCP", ks.subset(np.arange(3)), y[:3], C=1.0)
+    >>> alpha.shape, info["status"]
+    ((3,), 'optimal')
+    """
+    y = check_binary_labels(y).astype(float)
+    C = check_positive(C, "C")
+    t0 = time.perf_counter()
+    info = {}
+    if method == "USSVM_SOCP":
+        with warnings.catch_warnings():
+            # a non-optimal status ("optimal_inaccurate") is recorded in info["status"], not printed
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            warnings.simplefilter("ignore", UserWarning)
+            res = ussvm_socp(train.K_bar, train.K_draws, y, C, kappa)
+        alpha, b = res.alpha, res.b
+        info.update(objective=float(res.objective), status=str(res.solver_status))
+    elif method == "USSVM_MN":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res = ussvm_fss(train.K_bar, train.K_draws, y, C, kappa, tol=fss_tol, max_iter=fss_max_iter,
+                            step="backtracking")
+        alpha, b = res.alpha, res.b
+        info.update(objective=float(res.objective), gap=float(res.gap), nit=int(res.nit), success=bool(res.success))
+    elif method == "RSVM":
+        from ..bhadra2010 import kappa_finite_support, rsvm
+
+        if eps is None:
+            raise ValueError("RSVM needs eps (its chance-constraint level)")
+        beta = support_beta(train.K_bar, train.a, train.b)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            res = rsvm(train.K_bar, y, C, beta, kappa_finite_support(eps), method="qn", n_starts=n_starts,
+                       random_state=random_state)
+        alpha, b = res.alpha, res.b
+        info.update(objective=float(res.objective))
+    elif method in ("Nominal", "SVM_Kbar"):
+        K = train.K_nominal if method == "Nominal" else train.K_bar
+        sol = svm_dual(K, y, C)
+        alpha, b = sol.alpha, robust_bias(K, y, sol.alpha, C, rule="paper")
+        info.update(objective=float(sol.objective))
+    else:
+        raise ValueError(f"method must be one of {PROTEIN_METHODS}, got {method!r}")
+    info["time"] = time.perf_counter() - t0
+    return np.asarray(alpha, dtype=float), float(b), info
+
+
+def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
+             fss_max_iter=20000):
+    r"""One leave-one-out fold (000 §7.7): train on every structure but ``t``, score ``t``.
+
+    The classifier sees only ``ks.subset(others)`` (no kernel value of :math:`t`) and is scored on
+    :math:`t`'s test rows: :math:`\overline{\mathbf K}_{t,\cdot}` for the nominal rule (25) and
+    :math:`\overline{\mathbf K}_{t,\cdot} + \sum_l \eta^s_l(\mathbf K_l)_{t,\cdot}`, :math:`s = 1..R`, for
+    rule (26), :math:`\eta^s` uniform on :math:`\{\eta\ge0, \|\eta\|_2\le\kappa\}` drawn from
+    ``derive_seed(seed, "eta", t)`` — the same draws for every method (:func:`sampled_decisions`).
+
+    .. math::
+
+        f_t = \sum_{i\ne t} y_i\alpha^{(t)}_i \overline{\mathbf K}_{ti} + b^{(t)},\qquad
+        f^s_t = f_t + \sum_l \eta^s_l \sum_{i\ne t} y_i\alpha^{(t)}_i (\mathbf K_l)_{ti}
+
+    with :math:`(\alpha^{(t)}, b^{(t)})` trained without :math:`t` (000 eqs. (25)-(26)).
+
+    Returns
+    -------
+    f_nominal : float, F : array (R,), info : dict (see :func:`fold_classifier`)
+
+    Examples
+    --------
+    >>> ks, y, _ = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> f, F, info = loo_fold("Nominal", ks, y, 0, C=1.0, R=5)
+    >>> F.shape
+    (5,)
+    """
+    y = check_binary_labels(y)
+    n = y.size
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or not 0 <= t < n:
+        raise ValueError(f"held-out index t must be in [0, {n}), got {t!r}")
+    tr = np.delete(np.arange(n), t)
+    alpha, b, info = fold_classifier(method, ks.subset(tr), y[tr], C, kappa, eps, n_starts=n_starts,
+                                     fss_tol=fss_tol, fss_max_iter=fss_max_iter,
+                                     random_state=derive_seed(seed, "starts", int(t)))
+    test = ks.subset(np.array([t]), tr)
+    stack = np.concatenate([test.K_bar[None], test.K_draws])
+    fn, F, _ = sampled_decisions(stack, y[tr], alpha, b, kappa, R=R, random_state=derive_seed(seed, "eta", int(t)))
+    return float(fn[0]), F[:, 0], info
+
+
+def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
+                  fss_max_iter=20000):
+    r"""Leave-one-out decision values of one classifier on one problem: :func:`loo_fold` for every
+    structure.
+
+    .. math::
+
+        \big(f_t,\ (f^s_t)_{s=1..R}\big)_{t=1..n}\quad\text{(000 eqs. (25)-(26), leave-one-out, §7.7)}
+
+    Returns
+    -------
+    f_nominal : array (n,), F : array (R, n), infos : list of the folds' ``info`` dicts
+
+    Examples
+    --------
+    >>> ks, y, _ = pair_kernel_set(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3)
+    >>> f, F, infos = loo_decisions("SVM_Kbar", ks, y, C=1.0, R=5)
+    >>> f.shape, F.shape, len(infos)
+    ((4,), (5, 4), 4)
+    """
+    y = check_binary_labels(y)
+    n = y.size
+    f_nom, F, infos = np.empty(n), np.empty((int(R), n)), []
+    for t in range(n):
+        f_nom[t], F[:, t], info = loo_fold(method, ks, y, t, C, kappa, eps, R=R, seed=seed, n_starts=n_starts,
+                                           fss_tol=fss_tol, fss_max_iter=fss_max_iter)
+        infos.append(info)
+    return f_nom, F, infos
+
+
+def loo_accuracies(y, f_nominal, F):
+    r"""The accuracies :math:`100(1 - \mathrm{Err})` of 000 Tables 2-3 from LOO decisions.
+
+    .. math::
+
+        \mathrm{NE} = \tfrac1n\textstyle\sum_t \mathbf 1(y_tf_t \le 0),\quad
+        \mathrm{ME} = \tfrac1n\sum_t \mathbf 1\big(y_t\,\mathrm{sign}\textstyle\sum_s\mathrm{sign} f^s_t \le 0\big),\quad
+        \mathrm{RE} = \tfrac1n\sum_t \mathbf 1\big(\min_s y_tf^s_t \le 0\big)
+
+    (000 §6.2, eqs. (27)-(28); :func:`robustpapers.core.prediction_errors`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> loo_accuracies(np.array([1, -1]), np.array([1.0, -1.0]), np.array([[1.0, -1.0], [1.0, 1.0]]))
+    {'NE': 100.0, 'ME': 50.0, 'RE': 50.0}
+    """
+    errs = prediction_errors(check_binary_labels(y, require_both=False), f_nominal, F)
+    return {k: 100.0 * (1.0 - float(v)) for k, v in errs.items()}
+
+
+def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, kappa, R, Cs, epss, n_starts,
+                     fss_tol=1e-3, fss_max_iter=20000, kernel_method="exact", methods=PROTEIN_METHODS):
+    r"""One one-vs-one problem of 000 Tables 2-3 / Fig. 7: LOO accuracies (NE, ME, RE) of every method at
+    every grid point (C for all, and eps for RSVM).
+
+    Returns ``records`` (``method, C, eps, NE, ME, RE, time`` per grid point; ``time`` is the mean training
+    time per fold), ``names`` of the two families, ``n``, the largest relative difference between the
+    USSVM_MN and USSVM_SOCP objectives over the folds and grid (``mn_socp_rel_diff``), whether every FSS run
+    certified its gap (``mn_all_certified``), the SOCP statuses seen, and ``min_eig`` of the pair's
+    :math:`\overline{\mathbf K}` and of the draws :math:`\mathbf K_l` (the model needs them PSD).
+
+    .. math::
+
+        100\,\big(1 - \mathrm{NE}\big),\quad 100\,\big(1 - \mathrm{ME}\big),\quad 100\,\big(1 - \mathrm{RE}\big)
+        \quad\text{(000 §6.2, eqs. (27)-(28); Tables 2-3)}
+
+    Examples
+    --------
+    >>> out = table2_pair_task(0, 0, 1, n_families=2, n_members=2, length=8, L=2, l=3, sigma=4.0, kappa=1.0,
+    ...                        R=5, Cs=[1.0], epss=[0.2], n_starts=1, methods=("Nominal", "SVM_Kbar"))
+    >>> [r["method"] for r in out["records"]], out["n"]
+    (['Nominal', 'SVM_Kbar'], 4)
+    """
+    from ..core import min_eigenvalue
+
+    ks, y, names = pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=l, sigma=sigma,
+                                   kernel_method=kernel_method)
+    records, rel, certified, statuses = [], 0.0, True, set()
+    for C in Cs:
+        objs = {}
+        for method in methods:
+            if method not in PROTEIN_METHODS:
+                raise ValueError(f"method must be one of {PROTEIN_METHODS}, got {method!r}")
+            for eps in (epss if method == "RSVM" else [None]):
+                fn, F, infos = loo_decisions(method, ks, y, C, kappa, eps, R=R,
+                                             seed=derive_seed(seed, "loo", int(f1), int(f2)),
+                                             n_starts=n_starts, fss_tol=fss_tol, fss_max_iter=fss_max_iter)
+                objs[method] = np.array([i["objective"] for i in infos])
+                if method == "USSVM_MN":
+                    certified &= all(i["success"] for i in infos)
+                if method == "USSVM_SOCP":
+                    statuses |= {i["status"] for i in infos}
+                records.append(dict(method=method, C=float(C), eps=None if eps is None else float(eps),
+                                    time=float(np.mean([i["time"] for i in infos])), **loo_accuracies(y, fn, F)))
+        if "USSVM_MN" in objs and "USSVM_SOCP" in objs:
+            a, b = objs["USSVM_MN"], objs["USSVM_SOCP"]
+            rel = max(rel, float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-12))))
+    return dict(records=records, names=list(names), n=int(y.size), mn_socp_rel_diff=rel,
+                mn_all_certified=bool(certified), socp_statuses=sorted(statuses),
+                min_eig=dict(K_bar=min_eigenvalue(ks.K_bar), draws=min(min_eigenvalue(K) for K in ks.K_draws),
+                             nominal=min_eigenvalue(ks.K_nominal)))
+
+
+def ussvm_scale_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, C, kappa, kernel_method="exact"):
+    r"""How USSVM's worst case rescales the kernel on one whole one-vs-one problem of the analog (000 §4.2).
+
+    Trains USSVM_SOCP on all structures of the problem and reports :math:`\sum_l\eta^*_l` (the worst case
+    of (12) at the optimum; :math:`\sqrt L` when all :math:`a_l(\alpha)` are equal and :math:`p = 2`), the bias
+    :math:`b` (rule of §4.2 on the effective kernel :math:`\overline{\mathbf K} + \sum_l\eta^*_l\mathbf K_l`), the
+    median of :math:`|(\overline{\mathbf K}Y\alpha)_i|` and the training accuracy (%) of the decision
+    :math:`\mathrm{sign}(\overline{\mathbf K}Y\alpha + b)` (rule (25)) and of
+    :math:`\mathrm{sign}((\overline{\mathbf K} + \sum_l\eta^*_l\mathbf K_l)Y\alpha + b)`.
+
+    .. math::
+
+        \eta^*_l = \kappa\,\frac{a_l(\alpha)}{\|a(\alpha)\|_2},\qquad a_l(\alpha) = \alpha^\top Y\mathbf K_lY\alpha
+
+    Examples
+    --------
+    >>> out = ussvm_scale_task(0, 0, 1, n_families=2, n_members=2, length=8, L=4, l=3, sigma=4.0, C=1.0, kappa=1.0)
+    >>> 1.0 <= out["sum_eta_star"] <= 2.0 + 1e-9
+    True
+    """
+    ks, y, names = pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=l, sigma=sigma,
+                                   kernel_method=kernel_method)
+    yf = y.astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        fit = ussvm_socp(ks.K_bar, ks.K_draws, yf, C, kappa)
+    u = fit.alpha * yf
+    kern = ks.K_bar @ u
+    eff = kern + np.tensordot(fit.eta, ks.K_draws, axes=(0, 0)) @ u
+    return dict(names=list(names), L=int(L), sum_eta_star=float(fit.eta.sum()), sqrt_L=float(np.sqrt(L)),
+                b=float(fit.b), median_abs_kernel_part=float(np.median(np.abs(kern))),
+                train_acc_nominal_rule=100.0 * float(np.mean(np.sign(kern + fit.b) == y)),
+                train_acc_effective=100.0 * float(np.mean(np.sign(eff + fit.b) == y)), status=str(fit.solver_status))
