@@ -5,10 +5,10 @@ import pytest
 
 from robustpapers.bental2012 import robust_bias
 from robustpapers.bental2012.experiments_proteins import (
-    PROTEIN_METHODS, fold_classifier, loo_accuracies, loo_decisions, loo_fold, pair_kernel_set, support_beta,
+    PROTEIN_METHODS, fold_classifier, loo_accuracies, loo_decisions, loo_fold, pair_kernel_set,
     table2_pair_task,
 )
-from robustpapers.bhadra2010 import beta_from_support
+from robustpapers.bhadra2010 import beta_from_kernel_support, beta_from_support
 from robustpapers.core import svm_dual
 from robustpapers.structures import make_structure_families, substructure_kernel_matrix
 
@@ -40,9 +40,9 @@ def test_pair_kernel_set_matches_its_definitions(problem):
     np.testing.assert_array_equal(ks2.K_draws, ks.K_draws)
 
 
-def test_support_beta_is_beta_of_the_centred_support(problem):
+def test_beta_from_kernel_support_is_beta_of_the_centred_support(problem):
     ks, _, _ = problem
-    beta = support_beta(ks.K_bar, ks.a, ks.b)
+    beta = beta_from_kernel_support(ks.K_bar, ks.a, ks.b)
     assert np.all(beta >= 0) and np.array_equal(beta, beta.T)
     za, zb = ks.a - ks.K_bar, ks.b - ks.K_bar
     spread = zb - za > 1e-12
@@ -54,12 +54,12 @@ def test_support_beta_is_beta_of_the_centred_support(problem):
     np.testing.assert_array_equal(np.diag(beta), 0.0)
 
 
-def test_support_beta_rejects_bad_input(problem):
+def test_beta_from_kernel_support_rejects_bad_input(problem):
     ks, _, _ = problem
     with pytest.raises(ValueError, match="contain the mean kernel"):
-        support_beta(ks.K_bar, ks.a + 1.0, ks.b)
+        beta_from_kernel_support(ks.K_bar, ks.a + 1.0, ks.b)
     with pytest.raises(ValueError, match="one shape"):
-        support_beta(ks.K_bar, ks.a[:2, :2], ks.b)
+        beta_from_kernel_support(ks.K_bar, ks.a[:2, :2], ks.b)
 
 
 @pytest.mark.parametrize("method", ["Nominal", "SVM_Kbar"])

@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from ..bhadra2010 import beta_from_kernel_support
 from ..core import check_binary_labels, check_finite_array, check_positive, prediction_errors, svm_dual
 from ..runner import derive_seed
 from ..structures import build_kernel_set, make_structure_families
@@ -38,61 +39,11 @@ from .robust import robust_bias
 from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
-__all__ = ["PROTEIN_METHODS", "support_beta", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
+__all__ = ["PROTEIN_METHODS", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
            "loo_accuracies", "table2_pair_task", "ussvm_scale_task"]
 
 #: Columns of 000 Table 2 in the paper's order, plus our ``SVM_Kbar``.
 PROTEIN_METHODS = ("USSVM_SOCP", "USSVM_MN", "RSVM", "Nominal", "SVM_Kbar")
-
-
-def support_beta(K_bar, a, b):
-    r"""RSVM's uncertainty weights :math:`\beta` from a kernel set's support (003 Theorem 3, 000 §7.1.2).
-
-    The noise :math:`Z_{ij} = K_{ij} - \overline{\mathbf K}_{ij}` is supported on
-    :math:`[a_{ij} - \overline{\mathbf K}_{ij},\ b_{ij} - \overline{\mathbf K}_{ij}] \ni 0`, so
-
-    .. math::
-
-        \beta_{ij} = (l_{ij}\gamma(\mu_{ij}))^2,\quad l_{ij} = \tfrac{b_{ij} - a_{ij}}2,\quad
-        \mu_{ij} = -\frac{c_{ij}}{l_{ij}},\quad c_{ij} = \tfrac{(a_{ij} + b_{ij})}2 - \overline{\mathbf K}_{ij}
-
-    (by :func:`robustpapers.bhadra2010.beta_from_support`); entries with no spread (:math:`a_{ij} = b_{ij}`)
-    get :math:`\beta_{ij} = 0`. The result is symmetrised.
-
-    Parameters
-    ----------
-    K_bar, a, b : arrays (n, n)
-        Mean kernel and element-wise min / max over the kernel set, :math:`a \le \overline{\mathbf K} \le b`.
-
-    Returns
-    -------
-    beta : array (n, n), non-negative and symmetric
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> K = np.stack([np.eye(2), np.eye(2) + 0.2 * (1 - np.eye(2))])
-    >>> beta = support_beta(K.mean(0), K.min(0), K.max(0))
-    >>> bool(beta[0, 0] == 0 and beta[0, 1] > 0 and beta[0, 1] == beta[1, 0])
-    True
-    """
-    from ..bhadra2010 import beta_from_support
-
-    K_bar = check_finite_array(K_bar, "K_bar", ndim=2)
-    a = check_finite_array(a, "a", ndim=2)
-    b = check_finite_array(b, "b", ndim=2)
-    if not (K_bar.shape == a.shape == b.shape) or K_bar.shape[0] != K_bar.shape[1]:
-        raise ValueError(f"K_bar, a and b must be square of one shape, got {K_bar.shape}, {a.shape}, {b.shape}")
-    tol = 1e-9 * max(1.0, float(np.abs(K_bar).max(initial=0.0)))
-    if np.any(a > K_bar + tol) or np.any(b < K_bar - tol):
-        raise ValueError("the support must contain the mean kernel: a <= K_bar <= b element-wise")
-    za = np.minimum(a - K_bar, 0.0)
-    zb = np.maximum(b - K_bar, 0.0)
-    ok = zb - za > 1e-12
-    beta = np.zeros_like(K_bar)
-    if ok.any():
-        beta[ok] = beta_from_support(za[ok], zb[ok])
-    return (beta + beta.T) / 2
 
 
 def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4.0, kernel_method="exact"):
@@ -194,7 +145,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
 
         if eps is None:
             raise ValueError("RSVM needs eps (its chance-constraint level)")
-        beta = support_beta(train.K_bar, train.a, train.b)
+        beta = beta_from_kernel_support(train.K_bar, train.a, train.b)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             res = rsvm(train.K_bar, y, C, beta, kappa_finite_support(eps), method="qn", n_starts=n_starts,

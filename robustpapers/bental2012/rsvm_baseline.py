@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bhadra2010 import beta_from_support, rsvm
+from ..bhadra2010 import beta_from_kernel_support, rsvm
 from ..core import check_finite_array
 from .data import rsvm_support_from_kernels
 
@@ -35,7 +35,7 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
         \quad \mu_{ij} = -\tfrac{c_{ij}}{l_{ij}},\quad \beta_{ij} = \bigl(l_{ij}\,\gamma(\mu_{ij})\bigr)^2
 
     with :math:`a = \min_l K_l`, :math:`b = \max_l K_l` (:func:`rsvm_support_from_kernels`) and
-    :math:`\gamma` of 000 Theorem 1 (:func:`robustpapers.bhadra2010.beta_from_support`) for the noise
+    :math:`\gamma` of 000 Theorem 1 (:func:`robustpapers.bhadra2010.beta_from_kernel_support`) for the noise
     :math:`Z_{ij} = K_{ij} - \bar K_{ij} \in [a_{ij} - \bar K_{ij},\ b_{ij} - \bar K_{ij}]`. Entries whose
     support has no spread (:math:`b_{ij} - a_{ij} \le` ``spread_tol`` :math:`\max(1, |\bar K_{ij}|)`) are
     certain: :math:`\beta_{ij} = 0`. The result is symmetrised.
@@ -65,13 +65,7 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
     if K_stack.shape[1] != K_stack.shape[2]:
         raise ValueError(f"K_stack must hold square kernels, got shape {K_stack.shape}")
     K_bar, a, b = rsvm_support_from_kernels(K_stack)
-    za = np.minimum(a - K_bar, 0.0)
-    zb = np.maximum(b - K_bar, 0.0)
-    spread = zb - za > spread_tol * np.maximum(1.0, np.abs(K_bar))
-    beta = np.zeros_like(K_bar)
-    if spread.any():
-        beta[spread] = beta_from_support(za[spread], zb[spread])
-    return K_bar, (beta + beta.T) / 2
+    return K_bar, beta_from_kernel_support(K_bar, a, b, spread_tol)
 
 
 def rsvm_kappa(eps):

@@ -1,6 +1,6 @@
 """bhadra2010: chance-constrained SVM for uncertain kernel entries (RSVM; Bhadra et al., ICML 2010)."""
 from .uncertainty import (
-    beta_from_sigma, beta_from_support, check_eps, finite_support_gamma, gamma_certificate,
+    beta_from_kernel_support, beta_from_sigma, beta_from_support, check_eps, finite_support_gamma, gamma_certificate,
     gamma_inequality, kappa_finite_support, kappa_from_eps, kappa_gaussian,
 )
 from .solvers import (
@@ -9,7 +9,7 @@ from .solvers import (
 )
 
 __all__ = [
-    "beta_from_sigma", "beta_from_support", "check_eps", "finite_support_gamma", "gamma_certificate",
+    "beta_from_sigma", "beta_from_support", "beta_from_kernel_support", "check_eps", "finite_support_gamma", "gamma_certificate",
     "gamma_inequality", "kappa_finite_support", "kappa_from_eps", "kappa_gaussian",
     "principal_rank_one", "qn_penalty", "rank_one_factor", "robust_bias", "rsvm",
     "rsvm_constraint_value", "rsvm_decision_function", "rsvm_objective",

@@ -36,7 +36,7 @@ import numpy as np
 from ..core import check_binary_labels, check_finite_array, majority_error, robust_error, svm_dual
 from ..runner import derive_seed
 from ..structures import make_structure_families, perturb_structure, substructure_kernel_matrix
-from . import beta_from_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm
+from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm
 
 __all__ = [
     "TABLE2_METHODS", "RSVM_METHODS", "problem_kernels", "loo_split", "fit_decisions", "loo_decisions",
@@ -154,18 +154,6 @@ def loo_split(kern, t):
     return train, test
 
 
-def _support_beta(K_bar, a, b):
-    """beta of the noise Z = K - K_bar supported on [a - K_bar, b - K_bar] (003 Theorem 3); entries with
-    a degenerate support (no spread) get beta = 0."""
-    za = np.minimum(a - K_bar, 0.0)
-    zb = np.maximum(b - K_bar, 0.0)
-    ok = zb - za > 1e-12
-    beta = np.zeros_like(K_bar)
-    if ok.any():
-        beta[ok] = beta_from_support(za[ok], zb[ok])
-    return (beta + beta.T) / 2
-
-
 def _svm(K, y, C, K_test):
     sol = svm_dual(K, y, C)
     b = robust_bias(K, y, sol.alpha, C)
@@ -194,7 +182,7 @@ def fit_decisions(method, train, test, y, C, eps=None, *, n_starts=10, random_st
     y = check_binary_labels(y).astype(float)
     if method in RSVM_METHODS:
         how, approx = RSVM_METHODS[method]
-        beta = _support_beta(train["K_bar"], train["a"], train["b"])
+        beta = beta_from_kernel_support(train["K_bar"], train["a"], train["b"])
         kappa = 0.0 if eps is None else kappa_finite_support(eps)
         res = rsvm(train["K_bar"], y, C, beta, kappa, method=how, beta_approx=approx, n_starts=n_starts,
                    random_state=random_state)
@@ -277,7 +265,7 @@ def beta_diagnostics(K_bar, a, b):
     ``n_positive_eigs`` (with one, the PSD part used by RSVM_SOCP is the principal rank-one part used by
     RSVM_QP, and the two coincide) and ``principal_psd_share`` :math:`= \lambda_1 / \sum_{\lambda_r>0}\lambda_r`.
     """
-    beta = _support_beta(K_bar, a, b)
+    beta = beta_from_kernel_support(K_bar, a, b)
     w = np.linalg.eigvalsh(beta)
     bvec = principal_rank_one(beta)
     nrm = max(float(np.linalg.norm(beta)), 1e-300)

@@ -21,12 +21,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri
 
-from ..core import check_finite_array
+from ..core import check_finite_array, check_nonnegative
 
 __all__ = [
     "finite_support_gamma", "gamma_inequality", "gamma_certificate",
     "check_eps", "kappa_gaussian", "kappa_finite_support", "kappa_from_eps",
-    "beta_from_sigma", "beta_from_support",
+    "beta_from_sigma", "beta_from_support", "beta_from_kernel_support",
 ]
 
 _LOG2 = np.log(2.0)
@@ -250,3 +250,54 @@ def beta_from_support(a, b):
     mu = np.clip(-c / l, -1.0, 1.0)
     out = (l * finite_support_gamma(mu)) ** 2
     return float(out) if np.ndim(out) == 0 else out
+
+
+def beta_from_kernel_support(K_bar, a, b, spread_tol=1e-12):
+    r"""beta of a kernel matrix known through its mean and element-wise support (003 Theorem 3, 000 §7.1.2).
+
+    The noise :math:`Z_{ij} = K_{ij} - \overline K_{ij}` lies in
+    :math:`[a_{ij} - \overline K_{ij},\ b_{ij} - \overline K_{ij}] \ni 0`, so by :func:`beta_from_support`
+
+    .. math::
+
+        \beta_{ij} = \bigl(l_{ij}\,\gamma(\mu_{ij})\bigr)^2,\quad l_{ij} = \tfrac{b_{ij} - a_{ij}}{2},\quad
+        \mu_{ij} = -\frac{c_{ij}}{l_{ij}},\quad c_{ij} = \tfrac{a_{ij} + b_{ij}}{2} - \overline K_{ij} .
+
+    Entries without spread (:math:`b_{ij} - a_{ij} \le` ``spread_tol`` :math:`\max(1, |\overline K_{ij}|)`)
+    are certain: :math:`\beta_{ij} = 0`. The result is symmetrised.
+
+    Parameters
+    ----------
+    K_bar, a, b : arrays (n, n)
+        Mean kernel and element-wise min / max over a kernel set (:math:`a \le \overline K \le b`).
+    spread_tol : float
+        Relative spread below which an entry counts as certain.
+
+    Returns
+    -------
+    beta : array (n, n), non-negative and symmetric
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = np.stack([np.eye(2), np.eye(2) + 0.2 * (1 - np.eye(2))])
+    >>> beta = beta_from_kernel_support(K.mean(0), K.min(0), K.max(0))
+    >>> bool(beta[0, 0] == 0 and beta[0, 1] > 0 and beta[0, 1] == beta[1, 0])
+    True
+    """
+    K_bar = check_finite_array(K_bar, "K_bar", ndim=2)
+    a = check_finite_array(a, "a", ndim=2)
+    b = check_finite_array(b, "b", ndim=2)
+    if not (K_bar.shape == a.shape == b.shape) or K_bar.shape[0] != K_bar.shape[1]:
+        raise ValueError(f"K_bar, a and b must be square of one shape, got {K_bar.shape}, {a.shape}, {b.shape}")
+    spread_tol = check_nonnegative(spread_tol, "spread_tol")
+    tol = 1e-9 * max(1.0, float(np.abs(K_bar).max(initial=0.0)))
+    if np.any(a > K_bar + tol) or np.any(b < K_bar - tol):
+        raise ValueError("the support must contain the mean kernel: a <= K_bar <= b element-wise")
+    za = np.minimum(a - K_bar, 0.0)
+    zb = np.maximum(b - K_bar, 0.0)
+    spread = zb - za > spread_tol * np.maximum(1.0, np.abs(K_bar))
+    beta = np.zeros_like(K_bar)
+    if spread.any():
+        beta[spread] = beta_from_support(za[spread], zb[spread])
+    return (beta + beta.T) / 2
