@@ -51,7 +51,7 @@ def test_alternate_start_and_recentred_x_reach_the_socp_optimum(seed):
     socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
     assert socp.success
     for kw in (dict(), dict(step="backtracking")):
-        r = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-6, y0="alternate", recenter_x=True, **kw)
+        r = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-6, y0="alternate", recenter_x=True, polish=True, **kw)
         assert r.success and r.gap <= 1e-6 * abs(r.objective)
         assert r.objective - 1e-8 <= socp.objective <= r.objective + r.gap + 1e-8
         assert np.linalg.norm(r.alpha - socp.alpha) <= np.sqrt(2 * (r.gap + 1e-8) / r.theta) + 1e-4
@@ -65,9 +65,9 @@ def test_fast_options_on_paper_data_agree_with_the_rescaled_socp():
     slack = 1e-7 * abs(socp.objective)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        fast = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0, tol=1e-4, y0="alternate", recenter_x=True,
+        fast = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0, tol=1e-4, y0="alternate", recenter_x=True, polish=True,
                          step="backtracking")
-        deep = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0, tol=1e-9, y0="alternate", recenter_x=True,
+        deep = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0, tol=1e-9, y0="alternate", recenter_x=True, polish=True,
                          step="backtracking", max_iter=400)
     assert fast.success
     for r in (fast, deep):
@@ -81,6 +81,7 @@ def test_recentred_x_doubles_omega_x_and_is_validated():
         warnings.simplefilter("ignore", ConvergenceWarning)
         a = ussvm_fss(Kb, Ks, y, 1.0, 0.5, tol=1e-5, max_iter=50)
         b = ussvm_fss(Kb, Ks, y, 1.0, 0.5, tol=1e-5, max_iter=50, recenter_x=True)
+    assert a.constants["Omega_X"] == 0.5
     assert b.constants["Omega_X"] == pytest.approx(2 * a.constants["Omega_X"])
     with pytest.raises(ValueError, match="n_alternate"):
         ussvm_fss(Kb, Ks, y, 1.0, 0.5, y0="alternate", n_alternate=0)
@@ -99,3 +100,20 @@ def test_certificate_with_and_without_polish_brackets_the_optimum():
     assert g[True] <= g[False] + 1e-15
     # U(x) = F(y) + gap is an upper bound on the saddle value, which is the SOCP optimum
     assert probs[True].lower(yv) + g[True] >= socp.objective - 1e-9
+
+
+def test_fig6_task_agrees_with_the_socp_and_censors_at_the_cap():
+    """fig6_task: on the same D_U(1, 8, 3) set USSVM_MN's certificate brackets the SOCP's objective; a
+    time cap far too short for Clarabel gives a censored SOCP point (a lower bound, no objective)."""
+    from robustpapers.bental2012.experiments import fig6_task
+
+    common = dict(N=8, L=3, C=10.0, kappa=1.0, seed=0)
+    s = fig6_task(method="socp", **common)
+    m = fig6_task(method="mn", **common)
+    assert not s["censored"] and not m["censored"] and s["n"] == m["n"] == 16
+    assert s["objective"] <= m["objective"] + m["gap"] + 1e-6 * abs(s["objective"])
+    assert abs(m["objective"] - s["objective"]) <= 1e-3 * abs(s["objective"])
+    cut = fig6_task(method="socp", socp_time_limit=1e-6, **common)
+    assert cut["censored"] and np.isnan(cut["objective"])
+    with pytest.raises(ValueError, match="method"):
+        fig6_task(method="bogus", **common)

@@ -217,7 +217,7 @@ class _USSVMOperator:
 
 
 def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_bar=None, lam_max=None,
-                         certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None, polish=True):
+                         certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None, polish=False):
     r"""The robust SVM (12) as a :class:`SaddlePointProblem` for FSS (000 §5.3).
 
     With :math:`x = \eta/\kappa \in X = \{x \ge 0, \|x\|_p \le 1\}` and :math:`y = \alpha \in Y = S_n`,
@@ -245,7 +245,7 @@ def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_ba
     at :math:`\hat u = Y\hat\alpha` (``certificate="svm"``: :math:`\hat\alpha` from LIBSVM on the effective
     kernel :math:`K_x = \bar K + \kappa\sum_l x_l K_l`, also trying :math:`\hat\alpha = y`;
     ``certificate="cheap"``: only :math:`\hat\alpha = y`, an :math:`O(Ln^2)` bound that is looser).
-    With ``polish=True`` (our option, default) the LIBSVM :math:`\hat\alpha` is also refined by one
+    With ``polish=True`` (our option) the LIBSVM :math:`\hat\alpha` is also refined by one
     solve of its KKT equations on its free set (:func:`_kkt_polish`, :math:`O(n_{\rm free}^3)`): the bound is
     valid at any :math:`\hat\alpha` and the smallest value is kept. Without it LIBSVM's stopping error
     (tolerance ``svm_tol`` on the gradient, multiplied by about :math:`Cn` in the bound) dominates the
@@ -343,7 +343,7 @@ def _alternate_start(K_work, K_stack, y, C, kappa, p, prob, rounds):
 def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max_stages=60,
               schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
               dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
-              blas_threads=1, step="fixed", step_grow=1.5, n_alternate=2, polish=True, recenter_x=False,
+              blas_threads=1, step="fixed", step_grow=1.5, n_alternate=2, polish=False, recenter_x=False,
               callback=None, verbose=False):
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
 
@@ -391,7 +391,9 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     n_alternate : int >= 1
         Rounds of the ``y0="alternate"`` start.
     polish : bool
-        Refine LIBSVM's solution inside the certificate by one KKT solve (see :func:`ussvm_saddle_problem`).
+        Refine LIBSVM's solution inside the certificate by one KKT solve (see :func:`ussvm_saddle_problem`);
+        off by default (the experiments of Figs. 2 and 5 were run without it), on in the fast variant
+        ``y0="alternate", recenter_x=True, polish=True``.
     recenter_x : bool
         Our option: every stage starts x (and centres :math:`\omega_X`) at the previous stage's average
         (stage 0 at the ``y0="alternate"`` worst case), as FSS does for y, instead of at :math:`x_\omega`;
