@@ -117,3 +117,12 @@ def test_fig6_task_agrees_with_the_socp_and_censors_at_the_cap():
     assert cut["censored"] and np.isnan(cut["objective"])
     with pytest.raises(ValueError, match="method"):
         fig6_task(method="bogus", **common)
+
+
+def test_svm_tol_is_validated_and_keeps_the_certificate_valid():
+    Kb, Ks, y = _instance(8)
+    socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
+    r = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-6, y0="alternate", recenter_x=True, polish=True, svm_tol=1e-10)
+    assert r.success and r.objective - 1e-8 <= socp.objective <= r.objective + r.gap + 1e-8
+    with pytest.raises(ValueError, match="svm_tol"):
+        ussvm_fss(Kb, Ks, y, 1.0, 0.8, svm_tol=0.0)

@@ -344,7 +344,7 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
               schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
               dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
               blas_threads=1, step="fixed", step_grow=1.5, n_alternate=2, polish=False, recenter_x=False,
-              callback=None, verbose=False):
+              svm_tol=1e-6, callback=None, verbose=False):
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
 
     .. math::
@@ -394,6 +394,9 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         Refine LIBSVM's solution inside the certificate by one KKT solve (see :func:`ussvm_saddle_problem`);
         off by default (the experiments of Figs. 2 and 5 were run without it), on in the fast variant
         ``y0="alternate", recenter_x=True, polish=True``.
+    svm_tol : float > 0
+        LIBSVM's tolerance inside the certificate (:func:`ussvm_saddle_problem`); with ``polish=True`` a
+        tighter one (e.g. 1e-10) gives the polish the right active set on large problems.
     recenter_x : bool
         Our option: every stage starts x (and centres :math:`\omega_X`) at the previous stage's average
         (stage 0 at the ``y0="alternate"`` worst case), as FSS does for y, instead of at :math:`x_\omega`;
@@ -447,6 +450,8 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}")
     if certificate not in ("svm", "cheap"):
         raise ValueError(f"certificate must be 'svm' or 'cheap', got {certificate!r}")
+    if not (np.isfinite(svm_tol) and svm_tol > 0):
+        raise ValueError(f"svm_tol must be a finite number > 0, got {svm_tol!r}")
     if isinstance(n_alternate, bool) or not isinstance(n_alternate, (int, np.integer)) or n_alternate < 1:
         raise ValueError(f"n_alternate must be an integer >= 1, got {n_alternate!r}")
     n, L = y.size, K_stack.shape[0]
@@ -471,7 +476,8 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     if L == 0 or kappa == 0:
         n_alternate = 1
     prob = ussvm_saddle_problem(K_work, K_stack, y, C, kappa, pf, theta=theta, lam_max_bar=lam_max_bar + ridge,
-                                lam_max=lam, certificate=certificate, restrict_x=restrict_x, polish=polish)
+                                lam_max=lam, certificate=certificate, restrict_x=restrict_x, polish=polish,
+                                svm_tol=svm_tol)
     x_cert = None
     if isinstance(y0, str):
         if y0 == "zeros":
@@ -512,7 +518,7 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     if ball is not None:
         prob = ussvm_saddle_problem(K_work, K_stack, y, C, kappa, pf, theta=theta, lam_max_bar=lam_max_bar + ridge,
                                     lam_max=lam, certificate=certificate, restrict_x=restrict_x, y_ball=ball,
-                                    polish=polish)
+                                    polish=polish, svm_tol=svm_tol)
     if L == 0 or kappa == 0:
         prob.L_xy = 0.0
     if recenter_x:
