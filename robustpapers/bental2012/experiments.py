@@ -17,7 +17,7 @@ from .robust import robust_bias, robust_objective
 from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
-__all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task"]
+__all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task"]
 
 
 def _errors(prefix, errs):
@@ -211,4 +211,44 @@ def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_in
         for k, v in score(res.alpha, res.b).items():
             rs[k].append(float(v))
     out.update({f"rsvm_{k}": v for k, v in rs.items()})
+
+
+def fig6_task(N, L, C, kappa, seed, method, socp_time_limit=3600.0, fss_tol=1e-3, fss_max_iter=20000,
+              distribution="uniform", dtype="float64"):
+    """One point of Fig. 6 (000 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (N per class).
+
+    ``method="socp"``: :func:`ussvm_socp` (cvxpy + Clarabel on the exactly rescaled problem) with Clarabel's
+    ``time_limit = socp_time_limit``; a run that hits the limit (or returns no solution) is *censored*:
+    ``time`` is then a lower bound and ``objective`` is NaN. ``method="mn"``: :func:`ussvm_fss` to the relative
+    certificate ``fss_tol`` from the alternating start with the recentred x prox-centre and backtracking steps
+    (the fast variant of the speed benchmark, LIBSVM tolerance 1e-10 in the certificate). Both see the same data set (the seed does not depend on the method).
+    The time excludes data generation and includes everything else (eigenvalues, start, certificates).
+    """
+    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "fig6", N, L),
+                                dtype=np.dtype(dtype))
+    out = {"n": int(ds.y.size)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t0 = time.perf_counter()
+        if method == "socp":
+            try:
+                res = ussvm_socp(ds.K_bar, ds.K_stack, ds.y, C, kappa, scale="auto",
+                                 solver_opts={"time_limit": float(socp_time_limit)})
+                status, objective = res.solver_status, float(res.objective)
+            except RuntimeError as err:  # Clarabel stopped at the time limit without a solution
+                status, objective = f"no solution ({err})"[:120], float("nan")
+            wall = time.perf_counter() - t0
+            censored = not status.startswith("optimal") or wall >= socp_time_limit
+            out.update(status=status, censored=bool(censored), objective=objective, gap=float("nan"), nit=0)
+        elif method == "mn":
+            res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=fss_tol, max_iter=fss_max_iter,
+                            dtype=np.dtype(dtype), y0="alternate", recenter_x=True, step="backtracking", polish=True,
+                            svm_tol=1e-10,
+                            eig="exact" if ds.y.size <= 1200 else "power")
+            wall = time.perf_counter() - t0
+            out.update(status="certified" if res.success else "max_iter", censored=not bool(res.success),
+                       objective=float(res.objective), gap=float(res.gap), nit=int(res.nit))
+        else:
+            raise ValueError(f"method must be 'socp' or 'mn', got {method!r}")
+    out["time"] = float(wall)
     return out

@@ -88,7 +88,7 @@ def fss_stage_constants(problem, R):
 
 def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, schedule="theory",
                check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5, step_max=1e3,
-               callback=None, verbose=False):
+               x_cert=None, recenter_x=False, callback=None, verbose=False):
     r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (000 §5.2).
 
     .. math::
@@ -139,6 +139,16 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         Growth factor of :math:`\gamma_t` for ``step="backtracking"``.
     step_max : float >= 1
         Cap on :math:`\gamma_t`.
+    x_cert : array, optional
+        A point of X at which the start :math:`\bar y_0` is certified (``gap(x_cert, y0)``; default
+        :math:`x_\omega`), e.g. the worst case at :math:`\bar y_0`. Every stage still starts at
+        :math:`z_{1,s} = (x_\omega, \bar y_s)`; if the start is already certified, no step is taken.
+    recenter_x : bool
+        Our option: stage :math:`s` uses :math:`\omega_X^s(x) = \tfrac12\|x - x^{s-1}\|^2`, centred at the
+        previous stage's average (stage 0 at ``x_cert`` if given), and starts there, as the paper does for
+        :math:`y`. Each stage's Mirror-Prox bound only needs :math:`\Omega_X \ge \max_X\omega_X^s`; the
+        caller must pass an ``Omega_X`` valid for every centre in X (e.g. :math:`\tfrac12\mathrm{diam}(X)^2`).
+        The prox steps (21) are the same projections.
     callback : callable, optional
         ``callback(stage_info_dict)`` after every stage; return True to stop.
     verbose : bool
@@ -191,18 +201,19 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         if relative and problem.lower is not None:
             return g <= tol * abs(problem.lower(yv))
         return g <= tol
-    x_s, y_s = x_om.copy(), ybar.copy()
+    x_s, y_s = (x_om.copy() if x_cert is None else np.asarray(x_cert, dtype=float).copy()), ybar.copy()
     gap_prev = gap_fn(x_s, y_s) if gap_fn is not None else np.inf
     trace.record(objective=problem.lower(y_s) if problem.lower else np.nan, gap=gap_prev,
                  stage=-1, M=0, N=0, R=R)
     converged = small(gap_prev, y_s)
+    x_centre = x_s.copy() if recenter_x else x_om
     stopped = False
     stage = 0
     while not converged and not stopped and stage < max_stages and M < max_iter:
         k = fss_stage_constants(problem, R)
         N_cap = min(k["N"], max_iter - M)
         sx, sy = k["step_x"], k["step_y"]
-        x, y = x_om.copy(), ybar.copy()
+        x, y = x_centre.copy(), ybar.copy()
         sum_x, sum_y = np.zeros_like(x), np.zeros_like(y)
         t = 0
         gap_s = np.nan
@@ -258,6 +269,8 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         converged = small(gap_s, y_s)
         gap_prev = gap_s if np.isfinite(gap_s) else gap_prev
         ybar = y_s
+        if recenter_x:
+            x_centre = x_s
         R = R / 2
         stage += 1
     if converged:

@@ -154,6 +154,40 @@ def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
     return project_svm_set((v + hi * center) / (1 + hi), y, C)
 
 
+def _kkt_polish(K, y, C, alpha, rtol=1e-8):
+    r"""Refine an approximate SVM dual solution on its active set: solve the KKT equations
+    :math:`(YKY)_{SS}\alpha_S + b\,y_S = e - (YKY)_{SB}\alpha_B`, :math:`y_S^\top\alpha_S = -y_B^\top\alpha_B`
+    for the free set :math:`S = \{rC < \alpha_i < (1-r)C\}` (``r = rtol``), :math:`\alpha_B` at their bounds.
+
+    Used only inside the duality bound of :func:`ussvm_saddle_problem`, which is valid at *any*
+    :math:`\hat\alpha`: a wrong active set can only give a looser bound, never a wrong one. It removes the
+    error of LIBSVM's stopping rule, which the bound multiplies by :math:`C n`.
+    """
+    free = (alpha > rtol * C) & (alpha < (1.0 - rtol) * C)
+    m = int(free.sum())
+    if m == 0:
+        return alpha
+    bound = ~free
+    ys, yb = y[free], y[bound]
+    Q_ss = (ys[:, None] * K[np.ix_(free, free)]) * ys[None, :]
+    rhs_a = 1.0 - ys * (K[np.ix_(free, bound)] @ (yb * alpha[bound])) if bound.any() else np.ones(m)
+    A = np.empty((m + 1, m + 1))
+    A[:m, :m] = Q_ss
+    A[:m, m] = ys
+    A[m, :m] = ys
+    A[m, m] = 0.0
+    rhs = np.concatenate([rhs_a, [-float(yb @ alpha[bound])]])
+    try:
+        sol = np.linalg.solve(A, rhs)
+    except np.linalg.LinAlgError:
+        sol = np.linalg.lstsq(A, rhs, rcond=None)[0]
+    if not np.all(np.isfinite(sol)):
+        return alpha
+    out = alpha.copy()
+    out[free] = sol[:m]
+    return out
+
+
 class _USSVMOperator:
     """G(x, y) of (12) in FSS form; one pass over the (L, n, n) stack per call (000 §5.3)."""
 
@@ -183,7 +217,7 @@ class _USSVMOperator:
 
 
 def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_bar=None, lam_max=None,
-                         certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None):
+                         certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None, polish=False):
     r"""The robust SVM (12) as a :class:`SaddlePointProblem` for FSS (000 §5.3).
 
     With :math:`x = \eta/\kappa \in X = \{x \ge 0, \|x\|_p \le 1\}` and :math:`y = \alpha \in Y = S_n`,
@@ -211,6 +245,11 @@ def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_ba
     at :math:`\hat u = Y\hat\alpha` (``certificate="svm"``: :math:`\hat\alpha` from LIBSVM on the effective
     kernel :math:`K_x = \bar K + \kappa\sum_l x_l K_l`, also trying :math:`\hat\alpha = y`;
     ``certificate="cheap"``: only :math:`\hat\alpha = y`, an :math:`O(Ln^2)` bound that is looser).
+    With ``polish=True`` (our option) the LIBSVM :math:`\hat\alpha` is also refined by one
+    solve of its KKT equations on its free set (:func:`_kkt_polish`, :math:`O(n_{\rm free}^3)`): the bound is
+    valid at any :math:`\hat\alpha` and the smallest value is kept. Without it LIBSVM's stopping error
+    (tolerance ``svm_tol`` on the gradient, multiplied by about :math:`Cn` in the bound) dominates the
+    certificate on ill-conditioned data such as the paper's, where :math:`\|\alpha_*\|` is tiny.
 
     ``restrict_x=True`` replaces X by :math:`X' = X \cap \{e^\top x \ge 1\}`. This keeps the saddle
     point and :math:`\underline\phi` (for :math:`d \ge 0, d \ne 0` the maximiser of :math:`x^\top d` over
@@ -254,7 +293,10 @@ def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_ba
         Kx = effective_kernel(K_bar, K_stack, kappa * x)
         U = upper_at(Kx, yv)
         if certificate == "svm":
-            U = min(U, upper_at(Kx, svm_dual(Kx, y, C, tol=svm_tol).alpha))
+            ahat = svm_dual(Kx, y, C, tol=svm_tol).alpha
+            U = min(U, upper_at(Kx, ahat))
+            if polish:
+                U = min(U, upper_at(Kx, _kkt_polish(Kx, y, C, ahat)))
         return max(U - lower(yv), 0.0)
 
     prob = SaddlePointProblem(
@@ -282,10 +324,27 @@ def _lam_max_stack(K_stack, iters=60, seed=0):
     return 1.01 * np.einsum("ln,ln->l", V, W).astype(float)
 
 
+def _alternate_start(K_work, K_stack, y, C, kappa, p, prob, rounds):
+    """The ``y0="alternate"`` start of :func:`ussvm_fss`: ``rounds`` times, LIBSVM on the effective kernel
+    at the current eta, then eta = the closed-form worst case at that alpha. Returns (alpha, x = eta/kappa)."""
+    L = K_stack.shape[0]
+    eta = kappa * np.asarray(prob.x_omega, dtype=float)
+    alpha = np.zeros(y.size)
+    for _ in range(rounds):
+        alpha = svm_dual(effective_kernel(K_work, K_stack, eta), y, C).alpha
+        if L == 0 or kappa == 0:
+            return alpha, None
+        a = np.maximum((prob.kernel_operator.forms(alpha)[2] @ (y * alpha).astype(K_stack.dtype)).astype(float), 0.0)
+        eta = worst_case_eta(a, kappa, p)
+    x = prob.project_x(eta / kappa)
+    return alpha, x
+
+
 def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max_stages=60,
               schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
               dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
-              blas_threads=1, step="fixed", step_grow=1.5, callback=None, verbose=False):
+              blas_threads=1, step="fixed", step_grow=1.5, n_alternate=2, polish=False, recenter_x=False,
+              svm_tol=1e-6, callback=None, verbose=False):
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
 
     .. math::
@@ -321,8 +380,28 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         that is too small can only stall :math:`\varepsilon_{sad}`, never certify a wrong answer.
         It matters because the x-steps scale like :math:`1/(L_{xy}R)` with :math:`L_{xy} \propto R`:
         a radius 100 times too large makes x move :math:`10^4` times too slowly.
-    y0 : "zeros", "svm" or array
-        :math:`\bar y_0`: 0, the nominal SVM's :math:`\alpha` on :math:`\bar K` (warm start), or given.
+    y0 : "zeros", "svm", "alternate" or array
+        :math:`\bar y_0`: 0, the nominal SVM's :math:`\alpha` on :math:`\bar K` (warm start), given, or
+        ``"alternate"`` (our option): ``n_alternate`` rounds of LIBSVM on the effective kernel
+        :math:`\bar K + \sum_l\eta_l K_l` followed by the closed-form worst case :math:`\eta(\alpha)`,
+        from :math:`\eta = \kappa x_\omega`. The start is then certified at the pair
+        :math:`(\eta(\bar y_0)/\kappa, \bar y_0)` (``x_cert`` of :func:`fss_saddle`), so ``R0="auto"``
+        is small. FSS itself is unchanged; when this start already meets ``tol`` no FSS step is taken
+        (``nit = 0``).
+    n_alternate : int >= 1
+        Rounds of the ``y0="alternate"`` start.
+    polish : bool
+        Refine LIBSVM's solution inside the certificate by one KKT solve (see :func:`ussvm_saddle_problem`);
+        off by default (the experiments of Figs. 2 and 5 were run without it), on in the fast variant
+        ``y0="alternate", recenter_x=True, polish=True``.
+    svm_tol : float > 0
+        LIBSVM's tolerance inside the certificate (:func:`ussvm_saddle_problem`); with ``polish=True`` a
+        tighter one (e.g. 1e-10) gives the polish the right active set on large problems.
+    recenter_x : bool
+        Our option: every stage starts x (and centres :math:`\omega_X`) at the previous stage's average
+        (stage 0 at the ``y0="alternate"`` worst case), as FSS does for y, instead of at :math:`x_\omega`;
+        :math:`\Omega_X` is doubled to :math:`\max_X\|x\|^2`, which bounds :math:`\tfrac12\|x - c\|^2` on X for
+        every centre c in the positive orthant (see :func:`fss_saddle`).
     certificate : {"svm", "cheap"}
         How :math:`\varepsilon_{sad}` is bounded (see :func:`ussvm_saddle_problem`).
     dtype : None, float32 or float64
@@ -371,6 +450,10 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         raise ValueError(f"ridge must be a finite number >= 0, got {ridge!r}")
     if certificate not in ("svm", "cheap"):
         raise ValueError(f"certificate must be 'svm' or 'cheap', got {certificate!r}")
+    if not (np.isfinite(svm_tol) and svm_tol > 0):
+        raise ValueError(f"svm_tol must be a finite number > 0, got {svm_tol!r}")
+    if isinstance(n_alternate, bool) or not isinstance(n_alternate, (int, np.integer)) or n_alternate < 1:
+        raise ValueError(f"n_alternate must be an integer >= 1, got {n_alternate!r}")
     n, L = y.size, K_stack.shape[0]
     K_work = K_bar + ridge * np.eye(n) if ridge > 0 else K_bar
     theta = lam_min + ridge
@@ -390,15 +473,21 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     if theta_given is not None:
         theta = float(theta_given)
     pf = float(p)
+    if L == 0 or kappa == 0:
+        n_alternate = 1
     prob = ussvm_saddle_problem(K_work, K_stack, y, C, kappa, pf, theta=theta, lam_max_bar=lam_max_bar + ridge,
-                                lam_max=lam, certificate=certificate, restrict_x=restrict_x)
+                                lam_max=lam, certificate=certificate, restrict_x=restrict_x, polish=polish,
+                                svm_tol=svm_tol)
+    x_cert = None
     if isinstance(y0, str):
         if y0 == "zeros":
             ybar0 = np.zeros(n)
         elif y0 == "svm":
             ybar0 = svm_dual(K_work, y, C).alpha
+        elif y0 == "alternate":
+            ybar0, x_cert = _alternate_start(K_work, K_stack, y, C, kappa, pf, prob, n_alternate)
         else:
-            raise ValueError(f"y0 must be 'zeros', 'svm' or an array, got {y0!r}")
+            raise ValueError(f"y0 must be 'zeros', 'svm', 'alternate' or an array, got {y0!r}")
     else:
         ybar0 = project_svm_set(np.asarray(y0, dtype=float), y, C)
     R_paper = 2 * C * math.sqrt(n)
@@ -410,7 +499,7 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
             R = R_paper
             if theta > 0:
                 # strong concavity: theta/2 |ybar0 - y*|^2 <= SadVal - F(ybar0) <= eps_sad(x, ybar0)
-                R_gap = 2 * math.sqrt(2 * prob.gap(prob.x_omega, ybar0) / theta)
+                R_gap = 2 * math.sqrt(2 * prob.gap(prob.x_omega if x_cert is None else x_cert, ybar0) / theta)
                 if R_gap < R or R0 == "probe":
                     R = max(min(R_gap, R), 1e-300)
                     if R0 == "probe":
@@ -428,13 +517,16 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
             raise ValueError(f"R0 must be > 0, got {R0!r}")
     if ball is not None:
         prob = ussvm_saddle_problem(K_work, K_stack, y, C, kappa, pf, theta=theta, lam_max_bar=lam_max_bar + ridge,
-                                    lam_max=lam, certificate=certificate, restrict_x=restrict_x, y_ball=ball)
+                                    lam_max=lam, certificate=certificate, restrict_x=restrict_x, y_ball=ball,
+                                    polish=polish, svm_tol=svm_tol)
     if L == 0 or kappa == 0:
         prob.L_xy = 0.0
+    if recenter_x:
+        prob.Omega_X = 2.0 * prob.Omega_X  # max over X of |x - c|^2 / 2 <= max |x|^2 for x, c >= 0
     with threadpool_limits(limits=blas_threads):
         res = fss_saddle(prob, ybar0, R, tol=tol, relative=True, max_iter=max_iter, max_stages=max_stages,
                          schedule=schedule, check_every=check_every, step=step, step_grow=step_grow,
-                         callback=callback, verbose=verbose)
+                         x_cert=x_cert, recenter_x=recenter_x, callback=callback, verbose=verbose)
     alpha = np.clip(res.y, 0.0, C)
     u = y * alpha
     a = (prob.kernel_operator.forms(alpha)[2] @ u.astype(K_stack.dtype)).astype(float) if L else np.zeros(0)
