@@ -142,6 +142,7 @@ def test_perturbation_is_seeded_and_symmetric():
     (dict(y=np.array([1.0, -1.0, 1.0])), "K0"),
     (dict(K0=np.ones((4, 3))), "K0"),
     (dict(K0=np.full((4, 4), np.nan)), "NaN"),
+    (dict(slack_tol=-1.0), "slack_tol"),
 ])
 def test_bad_inputs_raise(kwargs, match):
     args = dict(K0=np.eye(4), y=np.array([1.0, -1.0, 1.0, -1.0]), C=1.0, rho=1.0)
@@ -234,3 +235,17 @@ def test_aggregation_bounds_the_localisation_set_and_keeps_lemma41():
 def test_bad_max_kernels_raises(bad):
     with pytest.raises(ValueError, match="max_kernels"):
         indefinite_svm(np.eye(4), np.array([1.0, -1.0, 1.0, -1.0]), 1.0, 1.0, max_kernels=bad)
+
+
+def test_slack_tolerance_interpolates_between_pruning_and_no_pruning():
+    """slack_tol keeps near-active kernels: a huge tolerance keeps every kernel (the unpruned run,
+    iterate for iterate); a moderate one keeps at least the paper's set; all reach the same optimum."""
+    _, y, K0 = _problem(n=24, seed=0)
+    full = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=False, max_iter=800)
+    keep_all = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800, slack_tol=1e300)
+    paper = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800)
+    assert np.array_equal(keep_all.n_kernels, full.n_kernels) and np.allclose(keep_all.upper, full.upper)
+    mid = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800, slack_tol=1e-2)
+    for r in (keep_all, paper, mid):
+        assert r.success and r.lemma41_ok and abs(r.objective - full.objective) <= 2e-6
+    assert mid.n_kernels.max() >= paper.n_kernels.max()

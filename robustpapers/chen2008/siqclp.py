@@ -15,7 +15,7 @@ import numpy as np
 from scipy.linalg.lapack import dlasd4 as _dlasd4
 
 from ..core import (
-    SolverResult, Trace, check_binary_labels, check_kernel, check_positive, svm_bias, svm_dual,
+    SolverResult, Trace, check_binary_labels, check_kernel, check_nonnegative, check_positive, svm_bias, svm_dual,
     warn_not_converged,
 )
 from .master import solve_master
@@ -152,7 +152,7 @@ def _validate(K0, y, C, rho):
 
 
 def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active_tol=1e-6,
-                   max_kernels=None, master_tol=1e-10, callback=None, verbose=False):
+                   slack_tol=0.0, max_kernels=None, master_tol=1e-10, callback=None, verbose=False):
     r"""Train an SVM on an indefinite kernel by the exchange method (chen2008 Algorithm 1).
 
     Solves the max-min problem (chen2008 eq. (2)), equivalently the SIQCLP (6):
@@ -213,6 +213,11 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         Maximal number of exchange iterations.
     active_tol : float
         Multiplier threshold of the pruning rule.
+    slack_tol : float >= 0
+        Activity tolerance on the slack: a kernel whose slack :math:`S(\alpha_i, K) - t_i` is at most
+        ``slack_tol`` is kept as (nearly) active even with a zero multiplier. 0 (default) keeps only
+        the constraints active at the master optimum (eq. (19)); a larger value keeps more kernels
+        that later iterations may need again, trading a larger localisation set for fewer iterations.
     master_tol : float
         Relative accuracy of each master problem.
     callback : callable, optional
@@ -249,6 +254,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     tol = check_positive(tol, "tol")
     if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    slack_tol = check_nonnegative(slack_tol, "slack_tol")
     if max_kernels is not None and (not isinstance(max_kernels, (int, np.integer)) or max_kernels < 2):
         raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
     n = y.size
@@ -351,7 +357,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         pruned_last = []
         if prune:
             slack = ms["slack"]
-            keep = (theta > active_tol) | (slack <= 1e-12 * max(1.0, abs(ms["t"])))
+            keep = (theta > active_tol) | (slack <= max(1e-12 * max(1.0, abs(ms["t"])), slack_tol))
             idx = np.flatnonzero(keep)
             agg = np.array([], dtype=int)
             if max_kernels is not None and idx.size > max_kernels - 1:
