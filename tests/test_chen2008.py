@@ -142,6 +142,7 @@ def test_perturbation_is_seeded_and_symmetric():
     (dict(y=np.array([1.0, -1.0, 1.0])), "K0"),
     (dict(K0=np.ones((4, 3))), "K0"),
     (dict(K0=np.full((4, 4), np.nan)), "NaN"),
+    (dict(slack_tol=-1.0), "slack_tol"),
 ])
 def test_bad_inputs_raise(kwargs, match):
     args = dict(K0=np.eye(4), y=np.array([1.0, -1.0, 1.0, -1.0]), C=1.0, rho=1.0)
@@ -208,3 +209,43 @@ def test_rank_one_update_gives_the_same_proxy_kernel_as_eigh(seed):
     Krep = np.diag(np.r_[-1.0, -1.0, np.ones(y.size - 2)])
     w, V = np.linalg.eigh(Krep)
     assert _proxy_kernel_rank_one(Krep, w, V, y, alpha, 1.0) is None
+
+
+def test_aggregation_bounds_the_localisation_set_and_keeps_lemma41():
+    """max_kernels: the active constraints beyond the bound are replaced by their multiplier-weighted
+    aggregate (implied by them, so u+ >= t* still); the master optimum is unchanged by the
+    replacement (KKT), so u+ never increases (Lemma 4.1) and no pruned kernel has to be restored,
+    and the run reaches the unbounded run's optimum."""
+    _, y, K0 = _problem(n=24, seed=0)
+    ref = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800)
+    res = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800, max_kernels=3)
+    assert ref.n_kernels.max() > 3  # the bound binds: more than 3 constraints are active
+    assert res.success and res.n_kernels.max() <= 3 and res.n_aggregated > 0
+    u, l = res.upper[1:], res.lower[1:]
+    scale = max(1.0, abs(u[0]))
+    assert np.all(np.diff(u) <= 1e-9 * scale) and np.all(l <= u + 1e-9 * scale)
+    assert res.lemma41_ok and res.lemma41_restores == 0
+    assert abs(res.objective - ref.objective) <= 2e-6
+    # the returned alpha is certified: its value min_K S(alpha, K) is the lower bound
+    Kc = most_violated_kernel(K0, y, res.alpha, 2.0)
+    assert abs(siqclp_objective(res.alpha, Kc, K0, y, 2.0) - res.objective) <= 1e-9 * scale
+
+
+@pytest.mark.parametrize("bad", [1, 0, 2.5, "20"])
+def test_bad_max_kernels_raises(bad):
+    with pytest.raises(ValueError, match="max_kernels"):
+        indefinite_svm(np.eye(4), np.array([1.0, -1.0, 1.0, -1.0]), 1.0, 1.0, max_kernels=bad)
+
+
+def test_slack_tolerance_interpolates_between_pruning_and_no_pruning():
+    """slack_tol keeps near-active kernels: a huge tolerance keeps every kernel (the unpruned run,
+    iterate for iterate); a moderate one keeps at least the paper's set; all reach the same optimum."""
+    _, y, K0 = _problem(n=24, seed=0)
+    full = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=False, max_iter=800)
+    keep_all = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800, slack_tol=1e300)
+    paper = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800)
+    assert np.array_equal(keep_all.n_kernels, full.n_kernels) and np.allclose(keep_all.upper, full.upper)
+    mid = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, prune=True, max_iter=800, slack_tol=1e-2)
+    for r in (keep_all, paper, mid):
+        assert r.success and r.lemma41_ok and abs(r.objective - full.objective) <= 2e-6
+    assert mid.n_kernels.max() >= paper.n_kernels.max()

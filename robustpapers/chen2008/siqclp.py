@@ -15,7 +15,7 @@ import numpy as np
 from scipy.linalg.lapack import dlasd4 as _dlasd4
 
 from ..core import (
-    SolverResult, Trace, check_binary_labels, check_kernel, check_positive, svm_bias, svm_dual,
+    SolverResult, Trace, check_binary_labels, check_kernel, check_nonnegative, check_positive, svm_bias, svm_dual,
     warn_not_converged,
 )
 from .master import solve_master
@@ -152,7 +152,7 @@ def _validate(K0, y, C, rho):
 
 
 def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active_tol=1e-6,
-                   master_tol=1e-10, callback=None, verbose=False):
+                   slack_tol=0.0, max_kernels=None, master_tol=1e-10, callback=None, verbose=False):
     r"""Train an SVM on an indefinite kernel by the exchange method (chen2008 Algorithm 1).
 
     Solves the max-min problem (chen2008 eq. (2)), equivalently the SIQCLP (6):
@@ -198,10 +198,26 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         zero multiplier can be removed without changing the optimum of (7). Lemma 4.1 (the upper bound does not
         increase) is checked at run time; if it fails numerically the pruned kernels are put
         back and the master problem is re-solved (counted in ``lemma41_restores``).
+    max_kernels : int >= 2 or None
+        With pruning, a hard bound on the size of the localisation set (the new kernel included).
+        When more constraints are active than ``max_kernels - 1``, the ones with the smallest
+        multipliers are replaced by their *aggregate* (as in bundle methods):
+        :math:`t \le \sum_{j\in A} w_j S(\alpha, K_j)`, :math:`w_j = \theta_j/\sum_{k\in A}\theta_k`,
+        i.e. the kernel :math:`\sum_j w_j K_j` with the constant :math:`\rho\sum_j w_j\mu_j`. It is
+        implied by the constraints it replaces, so the master problem still relaxes (6)
+        (:math:`u^+ \ge t^*`), and :math:`(\alpha_i, t_i)` with the multipliers
+        :math:`(\theta_{kept}, \sum_{j\in A}\theta_j)` satisfies the KKT conditions of the reduced
+        problem, so its optimum is still :math:`t_i` and Lemma 4.1 (:math:`t_{i+1}\le t_i`) holds
+        exactly. Counted in ``n_aggregated``. None: the paper's rule only (no bound).
     max_iter : int
         Maximal number of exchange iterations.
     active_tol : float
         Multiplier threshold of the pruning rule.
+    slack_tol : float >= 0
+        Activity tolerance on the slack: a kernel whose slack :math:`S(\alpha_i, K) - t_i` is at most
+        ``slack_tol`` is kept as (nearly) active even with a zero multiplier. 0 (default) keeps only
+        the constraints active at the master optimum (eq. (19)); a larger value keeps more kernels
+        that later iterations may need again, trading a larger localisation set for fewer iterations.
     master_tol : float
         Relative accuracy of each master problem.
     callback : callable, optional
@@ -220,7 +236,8 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         ``alphas`` (the master iterates, list), ``theta`` (MKL weights of eq. (27) of the last
         master problem), ``time_eig``, ``time_master`` (seconds), ``lemma41_ok`` (no
         increase of :math:`u^+` beyond the master problems' accuracy), ``lemma41_restores`` (times
-        the pruned kernels had to be put back), ``eig_fallbacks`` (iterations whose :math:`K_i` needed a full
+        the pruned kernels had to be put back), ``n_aggregated`` (iterations that aggregated
+        constraints to respect ``max_kernels``), ``eig_fallbacks`` (iterations whose :math:`K_i` needed a full
         eigendecomposition), ``trace``.
 
     Examples
@@ -237,6 +254,9 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     tol = check_positive(tol, "tol")
     if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    slack_tol = check_nonnegative(slack_tol, "slack_tol")
+    if max_kernels is not None and (not isinstance(max_kernels, (int, np.integer)) or max_kernels < 2):
+        raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
     n = y.size
     trace = Trace()
     t_eig = t_master = 0.0
@@ -260,13 +280,12 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
 
     cap = max(8, min(max_iter + 1, 64))
     Qbuf = np.empty((cap, n, n))
-    Kbuf = []  # kernels of the localisation set (for mu_i and restoring)
     cbuf = np.empty(cap)
     p = 0
     best_lower, best_alpha, best_K = -np.inf, None, None
     alphas = [alpha.copy()]
     Yo = np.outer(y, y)
-    lemma_ok, restores = True, 0
+    lemma_ok, restores, n_aggregated = True, 0, 0
     theta = np.array([])
     converged = False
     it = 0
@@ -296,7 +315,6 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
             cbuf = np.concatenate([cbuf, np.empty_like(cbuf)])
         np.multiply(Yo, Ki, out=Qbuf[p])
         cbuf[p] = ci
-        Kbuf.append(Ki)
         p += 1
         # Step 2: restricted master problem (7)
         s0 = time.perf_counter()
@@ -308,13 +326,12 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         if ui > u_prev + slackness and prune and pruned_last:
             restores += 1
             # put the pruned kernels back and re-solve
-            for Kr in pruned_last:
+            for Qr, cr in pruned_last:
                 if p == Qbuf.shape[0]:
                     Qbuf = np.concatenate([Qbuf, np.empty_like(Qbuf)])
                     cbuf = np.concatenate([cbuf, np.empty_like(cbuf)])
-                Qbuf[p] = Yo * Kr
-                cbuf[p] = rho * float(np.sum((Kr - K0) ** 2))
-                Kbuf.append(Kr)
+                Qbuf[p] = Qr
+                cbuf[p] = cr
                 p += 1
             s0 = time.perf_counter()
             ms = solve_master(Qbuf[:p], cbuf[:p], y, C, alpha0=alpha, tol=master_tol)
@@ -340,15 +357,32 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         pruned_last = []
         if prune:
             slack = ms["slack"]
-            keep = (theta > active_tol) | (slack <= 1e-12 * max(1.0, abs(ms["t"])))
-            if not np.all(keep):
-                idx = np.flatnonzero(keep)
-                pruned_last = [Kbuf[j] for j in np.flatnonzero(~keep)]
+            keep = (theta > active_tol) | (slack <= max(1e-12 * max(1.0, abs(ms["t"])), slack_tol))
+            idx = np.flatnonzero(keep)
+            agg = np.array([], dtype=int)
+            if max_kernels is not None and idx.size > max_kernels - 1:
+                # keep the max_kernels - 2 largest multipliers, aggregate the other active ones
+                order = idx[np.argsort(-theta[idx], kind="stable")]
+                idx, agg = np.sort(order[: max_kernels - 2]), order[max_kernels - 2:]
+            if idx.size + (agg.size > 0) < p:
+                pruned_last = [(Qbuf[j].copy(), float(cbuf[j])) for j in np.flatnonzero(~keep)]
+                pruned_last += [(Qbuf[j].copy(), float(cbuf[j])) for j in agg]
+                th_new = theta[idx]
+                if agg.size:
+                    w = theta[agg]
+                    w = w / w.sum() if w.sum() > 0 else np.full(agg.size, 1.0 / agg.size)
+                    Qagg = np.tensordot(w, Qbuf[agg], axes=1)
+                    cagg = float(w @ cbuf[agg])
+                    th_new = np.append(th_new, theta[agg].sum())
+                    n_aggregated += 1
                 Qbuf[: idx.size] = Qbuf[idx]
                 cbuf[: idx.size] = cbuf[idx]
-                Kbuf = [Kbuf[j] for j in idx]
-                theta = theta[idx]
                 p = idx.size
+                if agg.size:
+                    Qbuf[p] = Qagg
+                    cbuf[p] = cagg
+                    p += 1
+                theta = th_new
         if best_upper - best_lower <= tol:
             converged = True
             break
@@ -362,5 +396,5 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         objective=best_lower, trace=trace, alpha=best_alpha, b=b, K=best_K,
         upper=np.asarray(upper), lower=np.asarray(lower), n_kernels=np.asarray(nker),
         alphas=alphas, theta=theta, time_eig=t_eig, time_master=t_master,
-        lemma41_ok=lemma_ok, lemma41_restores=restores, eig_fallbacks=eig_fallbacks,
+        lemma41_ok=lemma_ok, lemma41_restores=restores, n_aggregated=n_aggregated, eig_fallbacks=eig_fallbacks,
     )
