@@ -24,14 +24,9 @@ def _errors(prefix, errs):
     return {f"{prefix}_{k}": float(v) for k, v in errs.items()}
 
 
-def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
-                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed"):
-    """One fold of Fig. 2 / Fig. 3 (000 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
-    training part of one D_{G,U,B}(1, N, L) data set and score NE, ME, RE with R draws of eta.
-
-    All methods use the bias rule of §4.2 and the same R draws of eta on the test points.
-    ``fss_step`` is the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking).
-    """
+def _fold_problem(distribution, N, L, kappa, fold, n_folds, dataset_index, seed):
+    """One fold of one D_{G,U,B}(1, N, L) data set (shared by Figs. 2 and 3): the data, the split, the
+    training kernels, the test stack [K_bar; K_1..K_L], the labels and the seed of the eta draws."""
     ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "data", distribution, N, L,
                                                                              dataset_index))
     folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=derive_seed(seed, "folds", dataset_index))
@@ -41,6 +36,19 @@ def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_inde
     stack_te = np.concatenate([Kb_te[None], Ks_te])
     ytr, yte = ds.y[train], ds.y[test]
     eta_seed = derive_seed(seed, "eta", distribution, dataset_index, fold, kappa)
+    return ds, train, test, Kb, Ks, stack_te, ytr, yte, eta_seed
+
+
+def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
+                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed"):
+    """One fold of Fig. 2 / Fig. 3 (000 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
+    training part of one D_{G,U,B}(1, N, L) data set and score NE, ME, RE with R draws of eta.
+
+    All methods use the bias rule of §4.2 and the same R draws of eta on the test points.
+    ``fss_step`` is the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking).
+    """
+    ds, train, test, Kb, Ks, stack_te, ytr, yte, eta_seed = _fold_problem(
+        distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
     out = {"d": int(ds.X.shape[1]), "n_train": int(train.size)}
     if "svm" in methods:
         t0 = time.perf_counter()
@@ -151,15 +159,8 @@ def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_in
     """
     from .rsvm_baseline import rsvm_beta_from_kernels, rsvm_on_kernel_set
 
-    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "data", distribution, N, L,
-                                                                             dataset_index))
-    folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=derive_seed(seed, "folds", dataset_index))
-    train, test = list(folds.split(ds.X, ds.y))[fold]
-    Kb, Ks = ds.kernels(train, train)
-    Kb_te, Ks_te = ds.kernels(test, train)
-    stack_te = np.concatenate([Kb_te[None], Ks_te])
-    ytr, yte = ds.y[train], ds.y[test]
-    eta_seed = derive_seed(seed, "eta", distribution, dataset_index, fold, kappa)
+    ds, train, test, Kb, Ks, stack_te, ytr, yte, eta_seed = _fold_problem(
+        distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
 
     def score(alpha, b):
         return evaluate_prediction_rules(stack_te, yte, ytr, alpha, b, kappa, R=R, random_state=eta_seed)
@@ -211,6 +212,7 @@ def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_in
         for k, v in score(res.alpha, res.b).items():
             rs[k].append(float(v))
     out.update({f"rsvm_{k}": v for k, v in rs.items()})
+    return out
 
 
 def fig6_task(N, L, C, kappa, seed, method, socp_time_limit=3600.0, fss_tol=1e-3, fss_max_iter=20000,
