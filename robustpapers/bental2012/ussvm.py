@@ -246,7 +246,7 @@ def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_ba
     kernel :math:`K_x = \bar K + \kappa\sum_l x_l K_l`, also trying :math:`\hat\alpha = y`;
     ``certificate="cheap"``: only :math:`\hat\alpha = y`, an :math:`O(Ln^2)` bound that is looser).
     With ``polish=True`` (our option) the LIBSVM :math:`\hat\alpha` is also refined by one
-    solve of its KKT equations on its free set (:func:`_kkt_polish`, :math:`O(n_{\rm free}^3)`): the bound is
+    solve of its KKT equations on its free set (``_kkt_polish``, :math:`O(n_{\rm free}^3)`): the bound is
     valid at any :math:`\hat\alpha` and the smallest value is kept. Without it LIBSVM's stopping error
     (tolerance ``svm_tol`` on the gradient, multiplied by about :math:`Cn` in the bound) dominates the
     certificate on ill-conditioned data such as the paper's, where :math:`\|\alpha_*\|` is tiny.
