@@ -10,16 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from robustpapers.bental2012 import make_uncertain_dataset, ussvm_fss, ussvm_socp
 from robustpapers.bental2012.ussvm import _kkt_polish, svm_set_linear_max, ussvm_saddle_problem
 from robustpapers.core import svm_dual
-
-
-def _instance(seed, n=40, L=5, d=50, noise=0.3):
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d))
-    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
-    y[:2] = [1.0, -1.0]
-    Kb = X @ X.T / d
-    Ks = np.stack([Kb + (Z := noise * rng.standard_normal((n, n)) / np.sqrt(n)) @ Z.T for _ in range(L)])
-    return Kb, Ks, y
+from test_bental2012 import _instance  # the same small instances as the solver tests
 
 
 def _bound(K, y, C, ahat):
@@ -47,7 +38,7 @@ def test_kkt_polish_tightens_the_svm_duality_bound_on_paper_data():
 def test_alternate_start_and_recentred_x_reach_the_socp_optimum(seed):
     """y0="alternate" with recenter_x (fixed and backtracking steps): certified eps_sad <= 1e-6 |F|,
     F(alpha) <= F* <= F(alpha) + eps_sad against the SOCP, and alpha within the strong-concavity radius."""
-    Kb, Ks, y = _instance(60 + seed)
+    Kb, Ks, y = _instance(60 + seed, n=40, L=5)
     socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
     assert socp.success
     for kw in (dict(), dict(step="backtracking")):
@@ -91,7 +82,7 @@ def test_recentred_x_doubles_omega_x_and_is_validated():
 
 def test_certificate_with_and_without_polish_brackets_the_optimum():
     """The polished bound is never looser than the plain one and both lie above the SOCP value."""
-    Kb, Ks, y = _instance(7)
+    Kb, Ks, y = _instance(7, n=40, L=5)
     socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
     x = np.full(Ks.shape[0], 1.0 / np.sqrt(Ks.shape[0]))
     yv = socp.alpha
@@ -120,7 +111,7 @@ def test_fig6_task_agrees_with_the_socp_and_censors_at_the_cap():
 
 
 def test_svm_tol_is_validated_and_keeps_the_certificate_valid():
-    Kb, Ks, y = _instance(8)
+    Kb, Ks, y = _instance(8, n=40, L=5)
     socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)
     r = ussvm_fss(Kb, Ks, y, 1.0, 0.8, tol=1e-6, y0="alternate", recenter_x=True, polish=True, svm_tol=1e-10)
     assert r.success and r.objective - 1e-8 <= socp.objective <= r.objective + r.gap + 1e-8

@@ -334,7 +334,8 @@ def _alternate_start(K_work, K_stack, y, C, kappa, p, prob, rounds):
         alpha = svm_dual(effective_kernel(K_work, K_stack, eta), y, C).alpha
         if L == 0 or kappa == 0:
             return alpha, None
-        a = np.maximum((prob.kernel_operator.forms(alpha)[2] @ (y * alpha).astype(K_stack.dtype)).astype(float), 0.0)
+        u, _, V = prob.kernel_operator.forms(alpha)  # a_l = u^T K_l u with u = y * alpha
+        a = np.maximum((V @ u).astype(float), 0.0)
         eta = worst_case_eta(a, kappa, p)
     x = prob.project_x(eta / kappa)
     return alpha, x
