@@ -13,7 +13,8 @@ time (eigenvalues, start, first certificate) and the time at which it first came
 SOCP objective. Run with OMP_NUM_THREADS=1 on a shared machine.
 
 ``--big-N 1500 --big-L 50 --big-only`` runs the fast USSVM_MN alone at n = 3000, L = 50 (float32 stack) to
-``--tol`` and writes ``fss_big.json``.
+``--tol`` and writes ``fss_big.json``; it also runs the paper's FSS alone (start 0, fixed step, same
+certificate) for ``--big-paper-max-iter`` steps, to show how far FSS's own iterations get.
 
 Usage: OMP_NUM_THREADS=1 python benchmarks/bental2012_fss_vs_socp.py [--N 250] [--L 10] [--fss-max-iter 20000]
        [--big-N 0] [--big-L 50] [--big-rank 0]
@@ -92,8 +93,15 @@ def run_big(args):
     t_step = (time.perf_counter() - t0) / 5
     # LIBSVM tolerance 1e-10 inside the certificate: at this n the polish needs LIBSVM's active set to be right
     r = run_fss(ds, args.C, args.kappa, args.tol, args.big_max_iter, dtype=np.float32, **dict(FAST, svm_tol=1e-10))
-    # time per step measured from the FSS trace (excludes set-up: eigenvalues, certificate)
-    return dict(n=2 * args.big_N, L=args.big_L, dtype="float32", kernel_bytes=int(stack.nbytes),
+    # the paper's algorithm alone (start 0, fixed step (16b), same certificate), capped: how far FSS's own
+    # iterations get in about the time budget
+    paper = None
+    if args.big_paper_max_iter:
+        paper = run_fss(ds, args.C, args.kappa, args.tol, args.big_paper_max_iter, dtype=np.float32,
+                        step="fixed", polish=True, svm_tol=1e-10)
+        paper = {k: paper[k] for k in ("time", "setup_time", "objective", "gap", "certified", "nit", "stages",
+                                       "stage_M", "stage_gap", "stage_time", "R0", "theta")}
+    return dict(paper_fss=paper, n=2 * args.big_N, L=args.big_L, dtype="float32", kernel_bytes=int(stack.nbytes),
                 Z_rank=2 * args.big_N if rank is None else rank,
                 load_avg_1min=os.getloadavg()[0],
                 generate_time=t_gen, stack_read_time=t_read, bandwidth_bound_per_step=2 * t_read,
@@ -113,6 +121,8 @@ def main():
     ap.add_argument("--big-rank", type=int, default=0, help="columns of Z^l in the big run (0: n, the paper's)")
     ap.add_argument("--big-max-iter", type=int, default=3000)
     ap.add_argument("--big-only", action="store_true", help="skip the side-by-side run")
+    ap.add_argument("--big-paper-max-iter", type=int, default=1000,
+                    help="steps of the paper's FSS (start 0, fixed step) in the big run (0: skip)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(benchmark_path("bental2012", "fss_vs_socp")))
     args = ap.parse_args()

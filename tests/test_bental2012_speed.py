@@ -34,6 +34,24 @@ def test_kkt_polish_tightens_the_svm_duality_bound_on_paper_data():
     assert U_pol - D <= 1e-6 * abs(D) < U_rough - D
 
 
+
+@pytest.mark.parametrize("scale", [1.0, 3e4])
+def test_kkt_polish_is_tight_whatever_the_size_of_alpha_against_C(scale):
+    """The polish's free set must not depend on how small alpha is compared with C: with the kernel
+    multiplied by 3e4 every alpha_i is below 1e-8 C (the regime of the paper's n = 3000 data), and the
+    polished bound must still be within 1e-6 relative of the SVM optimum (it was not, when the free set
+    was {alpha_i > 1e-8 C}). (Much larger factors hit float64's resolution of the bound itself, about
+    C eps / max alpha relative.)"""
+    ds = make_uncertain_dataset("uniform", 40, 3, random_state=1)
+    K = scale * (ds.K_bar + ds.K_stack.sum(0) / np.sqrt(3))
+    C = 10.0
+    exact = svm_dual(K, ds.y, C, tol=1e-12)
+    assert scale == 1.0 or exact.alpha.max() < 1e-8 * C
+    D = float(exact.alpha.sum() - 0.5 * (ds.y * exact.alpha) @ K @ (ds.y * exact.alpha))
+    rough = svm_dual(K, ds.y, C, tol=1e-3).alpha
+    U_pol = _bound(K, ds.y, C, _kkt_polish(K, ds.y, C, rough))
+    assert D - 1e-12 * abs(D) <= U_pol <= D + 1e-6 * abs(D)
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_alternate_start_and_recentred_x_reach_the_socp_optimum(seed):
     """y0="alternate" with recenter_x (fixed and backtracking steps): certified eps_sad <= 1e-6 |F|,

@@ -157,13 +157,17 @@ def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
 def _kkt_polish(K, y, C, alpha, rtol=1e-8):
     r"""Refine an approximate SVM dual solution on its active set: solve the KKT equations
     :math:`(YKY)_{SS}\alpha_S + b\,y_S = e - (YKY)_{SB}\alpha_B`, :math:`y_S^\top\alpha_S = -y_B^\top\alpha_B`
-    for the free set :math:`S = \{rC < \alpha_i < (1-r)C\}` (``r = rtol``), :math:`\alpha_B` at their bounds.
+    for the free set :math:`S = \{r\max_j\alpha_j < \alpha_i < (1-r)C\}` (``r = rtol``), :math:`\alpha_B` at
+    their bounds. The lower threshold is relative to the largest :math:`\alpha_j`, not to C: on the paper's
+    ill-scaled data :math:`\|\alpha_*\|_\infty` is many orders below C, and a threshold ``rtol * C`` would
+    leave every support vector out of S (the polish then does nothing).
 
     Used only inside the duality bound of :func:`ussvm_saddle_problem`, which is valid at *any*
     :math:`\hat\alpha`: a wrong active set can only give a looser bound, never a wrong one. It removes the
     error of LIBSVM's stopping rule, which the bound multiplies by :math:`C n`.
     """
-    free = (alpha > rtol * C) & (alpha < (1.0 - rtol) * C)
+    amax = float(alpha.max()) if alpha.size else 0.0
+    free = (alpha > rtol * amax) & (alpha < (1.0 - rtol) * C)
     m = int(free.sum())
     if m == 0:
         return alpha
