@@ -131,6 +131,8 @@ def main():
         out = Path(args.out).with_name("fss_big.json")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(dict(setting=dict(vars(args)), omp_num_threads=os.environ.get("OMP_NUM_THREADS"),
+                                       machine=dict(cpus=os.cpu_count(), python=platform.python_version(),
+                                                    platform=platform.platform(), numpy=np.__version__),
                                        big=big), indent=1, default=float))
         return
 
