@@ -369,14 +369,17 @@ def _psd_factor(M, name):
 
 
 def _alpha_scale(K_bar, y, beta, kappa, C):
-    r"""A typical size of the optimal alpha: the best multiple :math:`\sigma\le C` of the balanced point
-    :math:`u_i \propto 1/n_{y_i}` of :math:`S_n` with :math:`\max_i u_i = 1` (:func:`_ray_scale`); also the
-    objective there divided by sigma (the size of the rescaled objective)."""
-    npos, nneg = np.sum(y > 0), np.sum(y < 0)
-    u = np.where(y > 0, 1.0 / max(npos, 1), 1.0 / max(nneg, 1))
-    u = u / u.max()
-    a = _ray_scale(K_bar, y, beta, kappa, C, u)
+    r"""A typical size sigma of the optimal alpha and the size of the objective divided by sigma.
+
+    sigma is the largest entry of the QP surrogate's solution (Theorem 4 with :math:`b_i = \sqrt{\beta_{ii}}`,
+    i.e. LIBSVM on :math:`\bar K + \kappa\,\mathrm{diag}(b)`, to a loose tolerance): it follows the optimum
+    when alpha is far below C and stays at C when the box binds.
+    """
+    b = np.sqrt(np.maximum(np.diag(beta), 0.0))
+    a = svm_dual(K_bar + kappa * np.diag(b), y, C, tol=1e-3).alpha
     sigma = float(a.max())
+    if not sigma > 0:
+        return float(C), 1.0
     return sigma, abs(rsvm_objective(K_bar, y, beta, kappa, a)) / sigma
 
 
