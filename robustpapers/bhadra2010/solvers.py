@@ -429,7 +429,7 @@ def _as_beta(beta, n):
     return (arr + arr.T) / 2, "matrix"
 
 
-def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e3,
+def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e5,
          tol=1e-7, max_iter=2000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-4,
          qn_scaling="ray", callback=None, verbose=False):
     r"""Robust SVM for uncertain kernel entries (003 eq. 15 = 000 eq. 7).
@@ -464,8 +464,10 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       :math:`\lambda = t(s^*u)/\|s^*u\|^2` is the curvature along it, DFP starts from :math:`H_0 = I/\lambda`
       and stops when :math:`\|\nabla L\|_\infty \le` ``tol`` (absolute: :math:`e^\top\alpha` has unit gradient).
       ``qn_scaling=None``: the earlier unscaled scheme (start as drawn, :math:`\lambda = \max(1, C\max_i\bar K_{ii})`,
-      :math:`H_0 = I`, tolerance times :math:`\max(1, |L|)`), which stalls at ``max_iter`` far from the optimum
-      when the optimal alpha is orders of magnitude below C (000's D_U data with C = 100).
+      :math:`H_0 = I`, tolerance times :math:`\max(1, |L|)`; its default was ``penalty=1e3``), which stalls at
+      ``max_iter`` far from the optimum when the optimal alpha is orders of magnitude below C (000's D_U data
+      with C = 100). The default final penalty :math:`P = 10^5` (times :math:`\lambda`): the objective lost by the
+      final projection onto :math:`S_n` falls like :math:`1/P` (about :math:`10^{-5}` relative at :math:`P = 10^3`).
       Works for any non-negative symmetric beta (the problem is then non-convex).
 
     Parameters
