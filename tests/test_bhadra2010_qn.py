@@ -130,3 +130,11 @@ def test_qn_scaling_must_be_known():
     K, y, beta, kappa = _du_instance(N=5, L=3)
     with pytest.raises(ValueError, match="qn_scaling"):
         rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=1, qn_scaling="diag")
+
+
+def test_kkt_residual_bad_inputs():
+    K, y, beta, kappa = _du_instance(N=5, L=3)
+    with pytest.raises(ValueError, match="alpha"):
+        rsvm_kkt_residual(K, y, beta, kappa, 1.0, np.zeros(3))
+    with pytest.raises(ValueError, match="C"):
+        rsvm_kkt_residual(K, y, beta, kappa, -1.0, np.zeros(y.size))

@@ -105,13 +105,35 @@ def rsvm_kkt_residual(K_bar, y, beta, kappa, C, alpha, rtol=1e-3):
     so :math:`\rho` is an absolute, kernel-scale-free measure (0 at a KKT point; at a non-convex beta,
     a KKT point may be a local optimum). At :math:`\alpha = 0` it is 1.
 
+    Parameters
+    ----------
+    K_bar : array (n, n)
+    y : array (n,) of +-1
+    beta : array (n, n)
+    kappa : float
+    C : float > 0
+    alpha : array (n,)
+    rtol : float
+        Relative threshold of the active bounds.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> import numpy as np
     >>> rsvm_kkt_residual(np.eye(2), np.array([1.0, -1.0]), np.zeros((2, 2)), 0.0, 10.0, np.array([1.0, 1.0]))
     0.0
     """
-    alpha = np.asarray(alpha, float)
+    y = check_binary_labels(y)
+    n = y.size
+    K_bar = check_kernel(K_bar, name="K_bar", n=n)
+    C = check_positive(C, "C")
+    alpha = check_finite_array(alpha, "alpha", ndim=1)
+    beta = check_finite_array(beta, "beta", ndim=2)
+    if alpha.size != n or beta.shape != (n, n):
+        raise ValueError(f"alpha must have length {n} and beta shape ({n}, {n}); got {alpha.shape} and {beta.shape}")
     ya = y * alpha
     a2 = alpha**2
     Ba2 = beta @ a2
