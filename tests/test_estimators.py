@@ -29,6 +29,7 @@ ESTIMATORS = [
     # bhadra2010
     RSVMClassifier(method="qp"),
     RSVMClassifier(method="socp", noise="gaussian"),
+    RSVMClassifier(method="qn", n_starts=1, random_state=0),
     # chen2008
     IndefiniteSVC(method="denoise"),
     IndefiniteSVC(method="svm"),

@@ -4,7 +4,8 @@ Every task regenerates its data set from its seed, so each is independent and ca
 
 * :func:`robustness_task` — Fig. 1 and Fig. 2 (RobustErr against kappa on a train/test split);
 * :func:`bound_task` — Fig. 3 (effective epsilon of the chance constraint against epsilon);
-* :func:`table1_task` — Table 1 (one cross-validation fold, all classifiers over the (C, eps) grid).
+* :func:`table1_task` — Table 1 (one cross-validation fold, all classifiers over the (C, eps) grid);
+* :func:`qn_convergence_task` — RSVM_QN, scaled and unscaled, on 000's D_U data where alpha* << C.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from .solvers import rsvm, rsvm_constraint_value, rsvm_decision_function
 from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
-           "robustness_task", "bound_task", "table1_task", "qn_starts_task", "kappa_finite_support_any"]
+           "robustness_task", "bound_task", "table1_task", "qn_starts_task", "qn_convergence_task",
+           "kappa_finite_support_any"]
 
 #: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
 CLASSIFIERS = {
@@ -213,3 +215,52 @@ def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, see
     w = np.linalg.eigvalsh(beta_fs)
     return {"start_objectives": qn.start_objectives.tolist(), "qn_objective": qn.objective,
             "socp_objective_psd_part": soc.objective, "beta_min_eig_rel": float(w[0] / w[-1])}
+
+
+def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
+    """RSVM_QN's convergence where the optimal alpha is orders of magnitude below C (issue: 000's D_U, C = 100).
+
+    The instance is bental2012's RSVM baseline (000 §7.1.2): one D_U(1, N, L) data set, the training part of
+    ``fold`` of its 5 stratified folds, mean kernel and finite-support beta from the L training kernels,
+    kappa = sqrt(2 log(1/eps)). Runs ``rsvm(method="qn")`` with the default ray scaling and with the earlier
+    unscaled scheme (``qn_scaling=None, penalty=1e3``), both from the same ``n_starts`` seeded starts, and the
+    SOCP on beta's PSD part (a feasible reference). Returns objectives of eq. (15), KKT residuals
+    (:func:`rsvm_kkt_residual`), DFP iterations, convergence flags and wall times.
+    """
+    import time
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from sklearn.model_selection import StratifiedKFold
+
+    from ..bental2012 import make_uncertain_dataset, rsvm_beta_from_kernels, rsvm_kappa
+
+    # the same data set and fold as bental2012's cv_task (data set 0, same seeds)
+    ds = make_uncertain_dataset("uniform", N, L, random_state=derive_seed(seed, "data", "uniform", N, L, 0))
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=derive_seed(seed, "folds", 0))
+    train, _ = list(folds.split(ds.X, ds.y))[fold]
+    _, Ks = ds.kernels(train, train)
+    ytr = ds.y[train]
+    K_bar, beta = rsvm_beta_from_kernels(Ks)
+    kappa = rsvm_kappa(eps)
+    rs = derive_seed(seed, "qnconv", N, L, C, eps)
+    out = {"n": int(ytr.size), "beta_min_eig_rel": float(np.linalg.eigvalsh(beta)[0] / np.linalg.eigvalsh(beta)[-1])}
+    runs = {"scaled": dict(), "unscaled": dict(qn_scaling=None, penalty=1e3)}
+    for name, kw in runs.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            t0 = time.perf_counter()
+            res = rsvm(K_bar, ytr, C, beta, kappa, method="qn", n_starts=n_starts, random_state=rs, sv_tol=1e-6, **kw)
+            out[f"{name}_time"] = time.perf_counter() - t0
+        out[f"{name}_objective"] = float(res.objective)
+        out[f"{name}_kkt"] = float(res.kkt_residual)
+        out[f"{name}_nit"] = int(res.nit)
+        out[f"{name}_success"] = bool(res.success)
+        out[f"{name}_infeas"] = float(abs(res.alpha @ ytr) + max(0.0, -res.alpha.min()) + max(0.0, res.alpha.max() - C))
+        if name == "scaled":
+            out["alpha_scale_ratio"] = float(res.alpha.max() / C)
+    soc = rsvm(K_bar, ytr, C, beta, kappa, method="socp", beta_approx="psd", sv_tol=1e-6)
+    out["socp_psd_objective"] = float(soc.objective)
+    out["socp_psd_kkt"] = float(soc.kkt_residual)
+    return out

@@ -24,7 +24,7 @@ from ..core import (
 )
 
 __all__ = [
-    "rsvm", "rsvm_objective", "rsvm_constraint_value", "robust_bias", "rsvm_decision_function",
+    "rsvm", "rsvm_objective", "rsvm_constraint_value", "rsvm_kkt_residual", "robust_bias", "rsvm_decision_function",
     "rank_one_factor", "principal_rank_one", "qn_penalty",
 ]
 
@@ -84,6 +84,75 @@ def rsvm_objective(K_bar, y, beta, kappa, alpha):
     return float(np.sum(alpha) - 0.5 * rsvm_constraint_value(K_bar, y, beta, kappa, alpha))
 
 
+def rsvm_kkt_residual(K_bar, y, beta, kappa, C, alpha, rtol=1e-3):
+    r"""Stationarity of ``alpha`` for 003 eq. (15): the smallest KKT violation over the bias multiplier b.
+
+    With :math:`f(\alpha) = \tfrac12 t(\alpha) - e^\top\alpha` (:func:`rsvm_constraint_value`) minimised over
+    :math:`S_n`, a KKT point has a b with :math:`r = \nabla f(\alpha) + b\,y` satisfying :math:`r_i = 0` for free
+    :math:`\alpha_i`, :math:`r_i \ge 0` at :math:`\alpha_i = 0` and :math:`r_i \le 0` at :math:`\alpha_i = C`:
+
+    .. math::
+
+        \rho(\alpha) = \min_b \max_i \begin{cases} |r_i| & 0 < \alpha_i < C\\ \max(0, -r_i) & \alpha_i = 0\\
+        \max(0, r_i) & \alpha_i = C\end{cases}
+
+    (:math:`\alpha_i \le` ``rtol`` :math:`\max_j\alpha_j` counts as 0, :math:`\alpha_i \ge (1-` ``rtol`` :math:`)C` as C).
+    The default ``rtol = 1e-3`` absorbs the entries that the square penalty leaves at a small positive
+    value where the optimum has 0 (QN's alpha is exact only up to the penalty's violation, about
+    :math:`10^{-4}\max_j\alpha_j`, which moves the objective only to second order).
+    Every :math:`r_i` has slope :math:`\pm1` in b, so the minimum is exact: :math:`\max(0, (I + D)/2)` with I
+    (D) the largest intercept of the increasing (decreasing) pieces. The linear term has unit gradient,
+    so :math:`\rho` is an absolute, kernel-scale-free measure (0 at a KKT point; at a non-convex beta,
+    a KKT point may be a local optimum). At :math:`\alpha = 0` it is 1.
+
+    Parameters
+    ----------
+    K_bar : array (n, n)
+    y : array (n,) of +-1
+    beta : array (n, n)
+    kappa : float
+    C : float > 0
+    alpha : array (n,)
+    rtol : float
+        Relative threshold of the active bounds.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rsvm_kkt_residual(np.eye(2), np.array([1.0, -1.0]), np.zeros((2, 2)), 0.0, 10.0, np.array([1.0, 1.0]))
+    0.0
+    """
+    y = check_binary_labels(y)
+    n = y.size
+    K_bar = check_kernel(K_bar, name="K_bar", n=n)
+    C = check_positive(C, "C")
+    alpha = check_finite_array(alpha, "alpha", ndim=1)
+    beta = check_finite_array(beta, "beta", ndim=2)
+    if alpha.size != n or beta.shape != (n, n):
+        raise ValueError(f"alpha must have length {n} and beta shape ({n}, {n}); got {alpha.shape} and {beta.shape}")
+    ya = y * alpha
+    a2 = alpha**2
+    Ba2 = beta @ a2
+    sq = np.sqrt(max(float(a2 @ Ba2), 0.0))
+    g = y * (K_bar @ ya) - 1.0
+    if sq > 1e-300:
+        g = g + kappa * alpha * Ba2 / sq
+    top = float(alpha.max(initial=0.0))
+    low = alpha <= rtol * top
+    up = (alpha >= (1.0 - rtol) * C) & ~low
+    free = ~low & ~up
+    # r_i = g_i + b y_i: the increasing pieces (slope +1) and decreasing ones (slope -1), as intercepts
+    inc = np.concatenate([g[free & (y > 0)], -g[free & (y < 0)], g[up & (y > 0)], -g[low & (y < 0)]])
+    dec = np.concatenate([-g[free & (y > 0)], g[free & (y < 0)], -g[low & (y > 0)], g[up & (y < 0)]])
+    if inc.size == 0 or dec.size == 0:
+        return 0.0
+    return float(max(0.0, (inc.max() + dec.max()) / 2))
+
+
 def rank_one_factor(beta, rtol=1e-8):
     r"""The vector :math:`b\ge0` with :math:`\beta = bb^\top`, or ``ValueError`` if beta is not rank one.
 
@@ -118,7 +187,9 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
         b = \frac{1}{|SV|}\Bigl[\sum_{j\in SV} y_j - \sum_{i,j\in SV} y_i\alpha_i\bar K_{ij}\Bigr].
 
     Unlike the usual SVM bias (free support vectors only), all support vectors, bounded ones included,
-    are averaged, on the mean kernel.
+    are averaged, on the mean kernel. If no :math:`\alpha_i` exceeds ``sv_tol`` :math:`\cdot C` (the optimal
+    alpha can be orders of magnitude below C, e.g. on 000's D_U data at C = 100), SV is
+    :math:`\{\alpha_i > \text{sv\_tol}\cdot\max_j\alpha_j\}` instead of an empty set (whose mean is NaN).
 
     Examples
     --------
@@ -130,6 +201,8 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
     if alpha.max(initial=0.0) <= 0:
         return 0.0
     sv = alpha > sv_tol * C
+    if not sv.any():
+        sv = alpha > sv_tol * alpha.max()
     ya = (y * alpha)[sv]
     f = K_bar[np.ix_(sv, sv)] @ ya
     return float(np.mean(y[sv] - f))
@@ -176,15 +249,18 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
     return float(val), grad
 
 
-def _dfp_minimise(fun, x0, tol, max_iter, H0=None):
+def _dfp_minimise(fun, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False):
     """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
 
-    The inverse-Hessian approximation H (warm-started from the previous penalty stage) is updated by the
+    The inverse-Hessian approximation H (``H0``, warm-started from the previous penalty stage, else
+    ``h0`` times the identity, ``h0`` the inverse curvature of the problem) is updated by the
     Davidon-Fletcher-Powell formula
     H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive,
-    else reset to the identity. DFP needs accurate line searches, hence Wolfe with c2 = 0.1
+    else reset to ``h0`` I. DFP needs accurate line searches, hence Wolfe with c2 = 0.1
     (Armijo backtracking as a fallback). Stops when the gradient's infinity norm is below ``tol``
-    times max(1, |L|) or a step no longer decreases L by a relative 1e-14.
+    (absolute: the linear term e'alpha has unit gradient, so this is invariant to the scale of the
+    kernel; ``rel=True``: times max(1, |L|), the unscaled scheme's rule) or a step no longer decreases L
+    by 1e-14 relative to max(|L|, ``fscale``).
     Returns (x, f, nit, converged, H).
     """
     from scipy.optimize import line_search
@@ -206,15 +282,15 @@ def _dfp_minimise(fun, x0, tol, max_iter, H0=None):
     x = x0.copy()
     f, g = fun(x)
     n = x.size
-    H = np.eye(n) if H0 is None else H0.copy()
+    H = h0 * np.eye(n) if H0 is None else H0.copy()
     for it in range(1, max_iter + 1):
-        if np.max(np.abs(g)) <= tol * max(1.0, abs(f)):
+        if np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0):
             return x, f, it - 1, True, H
         d = -H @ g
         slope = float(g @ d)
-        if slope >= 0:  # not a descent direction: restart with steepest descent
-            H = np.eye(n)
-            d, slope = -g, -float(g @ g)
+        if slope >= 0:  # not a descent direction: restart with (scaled) steepest descent
+            H = h0 * np.eye(n)
+            d, slope = -h0 * g, -h0 * float(g @ g)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LineSearchWarning)
             step = line_search(f_only, g_only, x, d, gfk=g, old_fval=f, c1=1e-4, c2=_C2, maxiter=30)[0]
@@ -235,28 +311,71 @@ def _dfp_minimise(fun, x0, tol, max_iter, H0=None):
             Hq = H @ q
             H = H + np.outer(s, s) / sq - np.outer(Hq, Hq) / float(q @ Hq)
         else:
-            H = np.eye(n)
-        done = f - fn <= 1e-14 * max(1.0, abs(f))
+            H = h0 * np.eye(n)
+        done = f - fn <= 1e-14 * max(fscale, abs(f))
         x, f, g = xn, fn, gn
         if done:
             return x, f, it, True, H
-    return x, f, max_iter, np.max(np.abs(g)) <= tol * max(1.0, abs(f)), H
+    return x, f, max_iter, np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0), H
 
 
 def _qn_start_packed(a):
     return _qn_one_start(*a)
 
 
-def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalties, tol, max_iter):
+def _ray_scale(K_bar, y, beta, kappa, C, u):
+    r"""The best multiple of a point u of S_n on its ray inside the box: :math:`s^*u`, with
+    :math:`s^* = \min(e^\top u / t(u),\ C/\max_i u_i)` (t the constraint value of eq. 15, homogeneous of degree 2,
+    so :math:`s\,e^\top u - \tfrac12 s^2t(u)` is maximised at :math:`e^\top u/t(u)`); ``s = C / max u`` if
+    :math:`t(u)\le0`."""
+    top = float(np.max(u))
+    if top <= 0:
+        return u
+    cap = C / top
+    t = rsvm_constraint_value(K_bar, y, beta, kappa, u)
+    s = min(float(np.sum(u)) / t, cap) if t > 0 else cap
+    return s * u
+
+
+def _curvature(K_bar, y, beta, kappa, alpha):
+    """Curvature of t(alpha)/2 along alpha, t(alpha)/||alpha||^2 (the Rayleigh quotient of eq. 15's
+    degree-2 homogeneous term); max_i |K_ii| if that is not positive."""
+    nrm2 = float(alpha @ alpha)
+    lam = rsvm_constraint_value(K_bar, y, beta, kappa, alpha) / nrm2 if nrm2 > 0 else 0.0
+    if not lam > 0:
+        lam = float(np.max(np.abs(np.diag(K_bar)))) + kappa * float(np.sqrt(np.max(np.diag(beta))))
+    return max(lam, 1e-300)
+
+
+def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=True):
+    r"""One DFP run (four penalty stages) from ``alpha0``; returns (alpha, objective, nit, converged).
+
+    ``scaled=True`` (the default of :func:`rsvm`): the start is moved to the best point on its ray
+    (:func:`_ray_scale`), the penalties are :math:`P_k = 10^k P \lambda` and DFP's initial inverse Hessian is
+    :math:`I/\lambda` with :math:`\lambda` the curvature along the start (:func:`_curvature`).
+    ``scaled=False``: the previous, unscaled scheme (start as drawn, :math:`P_k = 10^k P\max(1, C\max_i\bar K_{ii})`,
+    :math:`H_0 = I`, gradient tolerance relative to :math:`\max(1, |L|)`), kept for comparison: it fails when the
+    optimal alpha is far smaller than C (000's D_U data, C = 100).
+    """
     alpha = alpha0
+    if scaled:
+        alpha = _ray_scale(K_bar, y, beta, kappa, C, alpha0)
+        lam = _curvature(K_bar, y, beta, kappa, alpha)
+        penalties = [penalty * lam * 10.0**k for k in (-3, -2, -1, 0)]
+        h0 = 1.0 / lam
+        fscale = max(abs(rsvm_objective(K_bar, y, beta, kappa, alpha)), 1e-300)
+    else:
+        scale = max(1.0, float(np.abs(np.diag(K_bar)).max()) * C)
+        penalties = [penalty * scale * 10.0**k for k in (-3, -2, -1, 0)]
+        h0, fscale = 1.0, 1.0
     nit, ok = 0, True
     H = None
     for i, P in enumerate(penalties):
         last = i == len(penalties) - 1
+        fun = (lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P))
         # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
-        alpha, _, k, conv, H = _dfp_minimise(
-            lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P), alpha,
-            tol if last else max(tol, 1e-3), max_iter, H0=H if _WARM_H else None)
+        alpha, _, k, conv, H = _dfp_minimise(fun, alpha, tol if last else max(tol, 1e-3), max_iter,
+                                             H0=H if _WARM_H else None, h0=h0, fscale=fscale, rel=not scaled)
         nit += k
         if last:
             ok = conv
@@ -271,24 +390,48 @@ def _psd_factor(M, name):
     return (V * np.sqrt(np.maximum(w, 0.0))).T  # R with R'R = M (clipped at 0)
 
 
+def _alpha_scale(K_bar, y, beta, kappa, C):
+    r"""A typical size sigma of the optimal alpha and the size of the objective divided by sigma.
+
+    sigma is the largest entry of the QP surrogate's solution (Theorem 4 with :math:`b_i = \sqrt{\beta_{ii}}`,
+    i.e. LIBSVM on :math:`\bar K + \kappa\,\mathrm{diag}(b)`, to a loose tolerance): it follows the optimum
+    when alpha is far below C and stays at C when the box binds.
+    """
+    b = np.sqrt(np.maximum(np.diag(beta), 0.0))
+    a = svm_dual(K_bar + kappa * np.diag(b), y, C, tol=1e-3).alpha
+    sigma = float(a.max())
+    if not sigma > 0:
+        return float(C), 1.0
+    return sigma, abs(rsvm_objective(K_bar, y, beta, kappa, a)) / sigma
+
+
 def _socp(K_bar, y, beta, kappa, C, tol, verbose):
+    """The SOCP of Theorem 6 solved in the variable u = alpha / sigma (:func:`_alpha_scale`).
+
+    Eq. (15) is homogeneous of degree 2 in the kernel terms, so with alpha = sigma u it is sigma times
+    the same problem with (sigma K_bar, sigma^2 beta, C / sigma): an exact rescaling that brings u (and
+    v = u^2, whose constraint the solver checks to an absolute tolerance) to order one.
+    """
     import cvxpy as cp
 
     n = y.size
-    R = _psd_factor(K_bar, "K_bar")
-    Bh = _psd_factor(beta, "beta")
+    sigma, fscale = _alpha_scale(K_bar, y, beta, kappa, C)
+    R = _psd_factor(sigma * K_bar, "K_bar")
+    Bh = _psd_factor(sigma**2 * beta, "beta")
+    C = C / sigma
     alpha = cp.Variable(n)
     v = cp.Variable(n)
     obj = cp.Minimize(0.5 * cp.sum_squares(R @ cp.multiply(y, alpha)) + 0.5 * kappa * cp.norm(Bh @ v, 2)
                       - cp.sum(alpha))
     cons = [cp.square(alpha) <= v, alpha >= 0, alpha <= C, y @ alpha == 0]
     prob = cp.Problem(obj, cons)
-    opts = dict(tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
+    # the absolute gap relative to the size of the rescaled objective (the relative gap is tol anyway)
+    opts = dict(tol_gap_abs=tol * max(1.0, fscale), tol_gap_rel=tol, tol_feas=tol)
     try:
         prob.solve(solver=cp.CLARABEL, verbose=verbose, **opts)
     except cp.error.SolverError:
         prob.solve(solver=cp.SCS, verbose=verbose, eps=tol)
-    return prob, alpha.value
+    return prob, (None if alpha.value is None else sigma * alpha.value)
 
 
 # ----------------------------------------------------------------------------- public entry
@@ -308,9 +451,9 @@ def _as_beta(beta, n):
     return (arr + arr.T) / 2, "matrix"
 
 
-def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e3,
+def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e5,
          tol=1e-7, max_iter=2000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-4,
-         callback=None, verbose=False):
+         qn_scaling="ray", callback=None, verbose=False):
     r"""Robust SVM for uncertain kernel entries (003 eq. 15 = 000 eq. 7).
 
     .. math::
@@ -326,15 +469,27 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       scalar; ``beta_approx="principal"`` uses the paper's :math:`\lambda_{\max}vv^\top` (§5.1).
     * ``"socp"`` (Theorem 6, 000 eq. 22): for PSD :math:`\bar K` and :math:`\beta`, the SOCP
       :math:`\min \tfrac12(\|R Y\alpha\|^2 + \kappa\|\beta^{1/2}v\|) - e^\top\alpha` s.t.
-      :math:`\alpha_i^2\le v_i,\ \alpha\in S_n`, solved by cvxpy/Clarabel.
+      :math:`\alpha_i^2\le v_i,\ \alpha\in S_n`, solved by cvxpy/Clarabel in the variable
+      :math:`\alpha/\sigma` (an exact rescaling; :math:`\sigma` the best multiple of a balanced point of :math:`S_n`,
+      so that the solver's absolute tolerances are meaningful when the optimal alpha is far below 1).
       ``beta_approx="psd"`` first replaces beta by its nearest PSD matrix in Frobenius norm (negative
       eigenvalues clipped), which is the paper's §5.1 approximation :math:`\sum_{\lambda_r>0}\lambda_r v_rv_r^\top`.
       Clipping adds a PSD matrix to beta, so the robustness term can only grow: the clipped problem is a
       convex, conservative restriction of eq. (15) (its solution still meets the chance constraint).
     * ``"qn"`` (eq. 17): the square-penalty function minimised by DFP quasi-Newton from ``n_starts``
       random starts (uniform in the box, projected on :math:`S_n`), with penalty continuation
-      :math:`P_k = 10^{k}\,P\,\max(1, C\max_i\bar K_{ii})`, :math:`k=-3,\dots,0`, and a final exact projection
+      :math:`P_k = 10^{k}\,P\,\lambda`, :math:`k=-3,\dots,0`, and a final exact projection
       onto :math:`S_n` (:func:`robustpapers.core.project_svm_set`); the best start is kept.
+      ``qn_scaling="ray"`` (default; our addition to the paper's method, which does not say how it
+      scales): each start :math:`u` is first moved to the best point :math:`s^*u` of its ray inside the box
+      (:math:`s^* = \min(e^\top u/t(u), C/\max_i u_i)`, exact because :math:`t` is homogeneous of degree 2),
+      :math:`\lambda = t(s^*u)/\|s^*u\|^2` is the curvature along it, DFP starts from :math:`H_0 = I/\lambda`
+      and stops when :math:`\|\nabla L\|_\infty \le` ``tol`` (absolute: :math:`e^\top\alpha` has unit gradient).
+      ``qn_scaling=None``: the earlier unscaled scheme (start as drawn, :math:`\lambda = \max(1, C\max_i\bar K_{ii})`,
+      :math:`H_0 = I`, tolerance times :math:`\max(1, |L|)`; its default was ``penalty=1e3``), which stalls at
+      ``max_iter`` far from the optimum when the optimal alpha is orders of magnitude below C (000's D_U data
+      with C = 100). The default final penalty :math:`P = 10^5` (times :math:`\lambda`): the objective lost by the
+      final projection onto :math:`S_n` falls like :math:`1/P` (about :math:`10^{-5}` relative at :math:`P = 10^3`).
       Works for any non-negative symmetric beta (the problem is then non-convex).
 
     Parameters
@@ -358,6 +513,8 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     bias : {"robust", "svm"}
         ``"robust"``: the rule of 003 §3 on :math:`\bar K` (:func:`robust_bias`); ``"svm"``: the KKT bias on the
         kernel actually optimised (only for ``"qp"``).
+    qn_scaling : {"ray", None}
+        QN: scaling of the starts, penalties and DFP's initial matrix (see ``"qn"`` above).
     callback : callable, optional
         QN: called as ``callback(start, objective)`` after each start.
 
@@ -365,7 +522,8 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     -------
     SolverResult
         ``alpha``, ``b``, ``objective`` (000 eq. 7 at ``alpha``), ``t`` (the constraint's left side),
-        ``beta`` (the beta actually used), ``method``; for ``"qn"`` also ``start_objectives``.
+        ``beta`` (the beta actually used), ``method``, ``kkt_residual`` (:func:`rsvm_kkt_residual` at ``alpha``);
+        for ``"qn"`` also ``start_objectives``, ``start_converged`` and ``best_start``.
 
     Examples
     --------
@@ -446,9 +604,9 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         penalty = check_positive(penalty, "penalty")
         rng = check_random_state(random_state)
         starts = [project_svm_set(rng.uniform(0, C, n), y, C) for _ in range(n_starts)]
-        scale = max(1.0, float(np.abs(np.diag(K_bar)).max()) * C)
-        penalties = [penalty * scale * 10.0**k for k in (-3, -2, -1, 0)]
-        args = (K_bar, y, B, kappa, C, penalties, tol, int(max_iter))
+        if qn_scaling not in ("ray", None):
+            raise ValueError(f"qn_scaling must be 'ray' or None, got {qn_scaling!r}")
+        args = (K_bar, y, B, kappa, C, penalty, tol, int(max_iter), qn_scaling == "ray")
         if n_jobs == 1:
             outs = []
             for k, a0 in enumerate(starts):
@@ -469,6 +627,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         success = bool(outs[best][3])
         if not success:
             warn_not_converged("rsvm(method='qn')", "max_iter", "the best start's DFP run hit max_iter")
+        extra["start_converged"] = np.array([bool(o[3]) for o in outs])
         message = f"DFP quasi-Newton, best of {n_starts} starts"
         extra["start_objectives"] = objs
         extra["best_start"] = best
@@ -481,6 +640,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     else:
         b = robust_bias(K_bar, y, alpha, C, sv_tol=sv_tol)
     objective = rsvm_objective(K_bar, y, B, kappa, alpha)
+    extra["kkt_residual"] = rsvm_kkt_residual(K_bar, y, B, kappa, C, alpha)
     if method != "qn":
         trace.record(objective=objective)
     return SolverResult(x=alpha, alpha=alpha, b=b, objective=objective, success=success, nit=nit,

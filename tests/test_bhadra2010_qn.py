@@ -1,0 +1,140 @@
+"""RSVM_QN's convergence (issue 5): the instance on which the unscaled scheme stalled, scale invariance,
+the KKT residual used as stationarity measure, and the bias rule when every alpha is far below C."""
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from robustpapers.bental2012.data import make_uncertain_dataset
+from robustpapers.bental2012.rsvm_baseline import rsvm_beta_from_kernels, rsvm_kappa
+from robustpapers.bhadra2010 import robust_bias, rsvm, rsvm_kkt_residual, rsvm_objective
+from robustpapers.core import is_psd, svm_dual
+
+#: relative agreement required between QN (best start) and the SOCP on a PSD beta
+AGREE_RTOL = 1e-6
+#: KKT residual (absolute: the linear term has unit gradient) required of a converged QN run
+KKT_TOL = 1e-3
+
+
+def _du_instance(N=50, L=20, eps=0.05, seed=0):
+    """000's D_U data with RSVM's support information, built as bental2012's rsvm_baseline does."""
+    ds = make_uncertain_dataset("uniform", N, L, random_state=seed)
+    K_bar, beta = rsvm_beta_from_kernels(ds.K_stack)
+    return K_bar, ds.y, beta, rsvm_kappa(eps)
+
+
+def _feasible(alpha, y, C):
+    return abs(alpha @ y) <= 1e-9 * max(1.0, alpha.sum()) and alpha.min() >= 0 and alpha.max() <= C
+
+
+def test_qn_converges_where_the_unscaled_scheme_stalled():
+    """D_U, n = 100, C = 100: the optimal alpha is ~1e-4, six orders below C."""
+    K, y, beta, kappa = _du_instance()
+    C = 100.0
+    assert not is_psd(beta)  # the genuinely non-convex case
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        qn = rsvm(K, y, C, beta, kappa, method="qn", n_starts=3, random_state=0)
+    assert qn.success and qn.start_converged.all()
+    assert _feasible(qn.alpha, y, C)
+    assert qn.kkt_residual <= KKT_TOL
+    # the PSD restriction (clipped beta >= beta in the robustness term) is a feasible lower bound
+    soc = rsvm(K, y, C, beta, kappa, method="socp", beta_approx="psd")
+    assert qn.objective >= soc.objective
+    assert np.isfinite(qn.b) and np.isfinite(soc.b)
+    # the earlier unscaled scheme (and its penalty 1e3) stops at max_iter with a negative objective
+    # (0 is feasible: alpha = 0)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        old = rsvm(K, y, C, beta, kappa, method="qn", n_starts=1, random_state=0, qn_scaling=None, penalty=1e3)
+    assert old.objective < 0 < qn.objective
+    assert old.kkt_residual > 100 * KKT_TOL
+
+
+def test_qn_matches_socp_on_psd_beta_of_the_stalled_instance():
+    """With beta PSD the SOCP solves the same problem: QN's best start reaches its optimum."""
+    K, y, beta, kappa = _du_instance()
+    C = 100.0
+    soc = rsvm(K, y, C, beta, kappa, method="socp", beta_approx="psd")
+    qn = rsvm(K, y, C, beta, kappa, method="qn", beta_approx="psd", n_starts=2, random_state=1)
+    assert qn.success and _feasible(qn.alpha, y, C) and _feasible(soc.alpha, y, C)
+    assert abs(qn.objective - soc.objective) <= AGREE_RTOL * abs(soc.objective)
+    # both are (nearly) KKT points of the same convex problem
+    assert qn.kkt_residual <= KKT_TOL and soc.kkt_residual <= KKT_TOL
+    assert rsvm_kkt_residual(K, y, qn.beta, kappa, C, np.zeros(y.size)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("c", [1e-3, 1e4])
+def test_qn_is_invariant_to_the_kernel_scale(c):
+    """K -> cK, beta -> c^2 beta maps the optimum alpha -> alpha / c and the objective -> objective / c."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1.0, -1.0)
+    K = X @ X.T
+    beta = np.abs(rng.normal(size=K.shape)) * 0.05
+    beta = beta + beta.T
+    C, kappa = 1.0, 1.2
+    ref = rsvm(K, y, C, beta, kappa, method="qn", n_starts=2, random_state=0)
+    big = rsvm(c * K, y, C / c, c**2 * beta, kappa, method="qn", n_starts=2, random_state=0)
+    assert ref.success and big.success
+    assert big.objective * c == pytest.approx(ref.objective, rel=1e-6)
+    assert big.kkt_residual <= KKT_TOL and ref.kkt_residual <= KKT_TOL
+
+
+def test_kkt_residual_is_the_exact_minimum_over_the_bias():
+    rng = np.random.default_rng(3)
+    n, C = 12, 2.0
+    X = rng.normal(size=(n, 2))
+    K = X @ X.T
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    beta = np.abs(rng.normal(size=(n, n))); beta = beta + beta.T
+    alpha = rng.uniform(0, C, n)
+    alpha[:3] = 0.0
+    alpha[3:5] = C
+    rho = rsvm_kkt_residual(K, y, beta, 0.7, C, alpha)
+    # brute force over b of the same piecewise-linear function
+    a2 = alpha**2
+    g = y * (K @ (y * alpha)) - 1 + 0.7 * alpha * (beta @ a2) / np.sqrt(a2 @ beta @ a2)
+    bs = np.linspace(-3 * np.abs(g).max() - 3, 3 * np.abs(g).max() + 3, 200001)
+    r = g[None, :] + bs[:, None] * y[None, :]
+    viol = np.where(alpha == 0, np.maximum(0, -r), np.where(alpha == C, np.maximum(0, r), np.abs(r)))
+    brute = viol.max(axis=1).min()
+    assert rho <= brute + 1e-12
+    assert rho >= brute - (bs[1] - bs[0])
+
+
+def test_kkt_residual_vanishes_at_the_svm_optimum():
+    """beta = 0, kappa = 0: eq. (15) is the SVM dual; LIBSVM's optimum is a KKT point."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 2))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=30) > 0, 1.0, -1.0)
+    K = X @ X.T
+    sol = svm_dual(K, y, 1.0, tol=1e-10)
+    zero = np.zeros_like(K)
+    assert rsvm_kkt_residual(K, y, zero, 0.0, 1.0, sol.alpha) < 1e-6
+    assert rsvm_kkt_residual(K, y, zero, 0.0, 1.0, 0.5 * sol.alpha) > 1e-2
+    assert rsvm_objective(K, y, zero, 0.0, sol.alpha) >= rsvm_objective(K, y, zero, 0.0, 0.5 * sol.alpha)
+
+
+def test_robust_bias_when_every_alpha_is_far_below_C():
+    K, y, beta, kappa = _du_instance(N=15, L=10)
+    alpha = rsvm(K, y, 100.0, beta, kappa, method="socp", beta_approx="psd").alpha
+    assert alpha.max() < 1e-4 * 100.0  # no alpha passes the default threshold sv_tol * C
+    b = robust_bias(K, y, alpha, 100.0)
+    sv = alpha > 1e-4 * alpha.max()
+    assert np.isfinite(b)
+    assert b == pytest.approx(np.mean(y[sv] - K[np.ix_(sv, sv)] @ (y * alpha)[sv]))
+
+
+def test_qn_scaling_must_be_known():
+    K, y, beta, kappa = _du_instance(N=5, L=3)
+    with pytest.raises(ValueError, match="qn_scaling"):
+        rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=1, qn_scaling="diag")
+
+
+def test_kkt_residual_bad_inputs():
+    K, y, beta, kappa = _du_instance(N=5, L=3)
+    with pytest.raises(ValueError, match="alpha"):
+        rsvm_kkt_residual(K, y, beta, kappa, 1.0, np.zeros(3))
+    with pytest.raises(ValueError, match="C"):
+        rsvm_kkt_residual(K, y, beta, kappa, -1.0, np.zeros(y.size))
