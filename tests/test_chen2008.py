@@ -249,3 +249,36 @@ def test_slack_tolerance_interpolates_between_pruning_and_no_pruning():
     for r in (keep_all, paper, mid):
         assert r.success and r.lemma41_ok and abs(r.objective - full.objective) <= 2e-6
     assert mid.n_kernels.max() >= paper.n_kernels.max()
+
+
+@pytest.mark.parametrize("opts", [dict(max_kernels=3), dict(slack_tol=1e-2), dict(max_kernels=4, slack_tol=1e-2)])
+def test_classifier_passes_max_kernels_and_slack_tol_to_the_solver(opts):
+    """IndefiniteSVC(max_kernels=k, slack_tol=s) trains exactly indefinite_svm(..., max_kernels=k,
+    slack_tol=s): the same alpha, bias and decision function, and with max_kernels the localisation
+    set never holds more than k kernels although more than k constraints are active without it."""
+    _, y, K0 = _problem(n=24, seed=0)
+    kw = dict(C=1.0, rho=2.0, tol=1e-6, max_iter=800)
+    res = indefinite_svm(K0, y, prune=True, **kw, **opts)
+    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", **kw, **opts).fit(K0, y)
+    assert np.array_equal(clf.alpha_, res.alpha) and clf.intercept_ == pytest.approx(float(res.b), abs=1e-12)
+    f_ref = ((K0 + K0.T) / 2) @ (res.alpha * y) + res.b
+    assert np.allclose(clf.decision_function(K0), f_ref, rtol=0, atol=1e-10)
+    assert np.array_equal(clf.result_.n_kernels, res.n_kernels)
+    default = IndefiniteSVC(method="siqclp", kernel="precomputed", **kw).fit(K0, y)
+    # the options change the run (so they were really passed), not the optimum of (6)
+    assert not np.array_equal(default.result_.n_kernels, clf.result_.n_kernels)
+    assert clf.result_.success and abs(clf.result_.objective - default.result_.objective) <= 2e-6
+    if "max_kernels" in opts:
+        k = opts["max_kernels"]
+        unbounded = default
+        assert unbounded.result_.n_kernels.max() > k  # the bound binds
+        assert clf.result_.n_kernels.max() <= k and clf.result_.n_aggregated > 0
+
+
+@pytest.mark.parametrize("param, bad", [("max_kernels", 1), ("max_kernels", 2.5), ("max_kernels", "20"),
+                                        ("max_kernels", True), ("slack_tol", -1.0), ("slack_tol", np.nan)])
+@pytest.mark.parametrize("method", ["siqclp", "flip"])
+def test_classifier_bad_max_kernels_or_slack_tol_raises(param, bad, method):
+    X, y, _ = _problem(n=12)
+    with pytest.raises(ValueError, match=param):
+        IndefiniteSVC(method=method, **{param: bad}).fit(X, y)

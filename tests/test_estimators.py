@@ -34,6 +34,7 @@ ESTIMATORS = [
     IndefiniteSVC(method="denoise"),
     IndefiniteSVC(method="svm"),
     IndefiniteSVC(method="siqclp", tol=1e-2, max_iter=30),
+    IndefiniteSVC(method="siqclp", tol=1e-2, max_iter=8, max_kernels=3, slack_tol=1e-3),
     # ginodi2010
     GURUClassifier(sigma=1.0, solver="lbfgs"),
     GURUClassifier(sigma=1.0, solver="sgd", max_iter=20, random_state=0),

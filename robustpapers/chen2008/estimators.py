@@ -9,7 +9,7 @@ from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..core import ConvergenceWarning, check_positive, make_kernel, svm_dual
+from ..core import ConvergenceWarning, check_nonnegative, check_positive, make_kernel, svm_dual
 from .kernels import transform_kernel
 from .siqclp import indefinite_svm
 
@@ -54,7 +54,16 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     gamma : float or None
         Width of the "rbf"/"poly" kernel (None: 1 / n_features).
     tol, max_iter, prune :
-        Passed to :func:`~robustpapers.chen2008.indefinite_svm`.
+        Passed to :func:`~robustpapers.chen2008.indefinite_svm` (siqclp only).
+    max_kernels : int >= 2 or None
+        With pruning, a hard bound on the size of the localisation set, kept by aggregating the
+        active constraints with the smallest multipliers (not in the paper; see
+        :func:`~robustpapers.chen2008.indefinite_svm`). None: the paper's pruning rule only.
+        Siqclp only; validated in ``fit`` for every method.
+    slack_tol : float >= 0
+        Activity tolerance on the slack of the pruning rule: kernels whose slack is at most
+        ``slack_tol`` are kept (0: the paper's rule). Siqclp only; validated in ``fit`` for every
+        method.
 
     Attributes
     ----------
@@ -75,7 +84,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, method="siqclp", kernel="rbf", C=1.0, rho=1.0, gamma=None, tol=1e-5,
-                 max_iter=2000, prune=True):
+                 max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0):
         self.method = method
         self.kernel = kernel
         self.C = C
@@ -84,6 +93,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.prune = prune
+        self.max_kernels = max_kernels
+        self.slack_tol = slack_tol
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -104,6 +115,11 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
         C = check_positive(self.C, "C")
+        slack_tol = check_nonnegative(self.slack_tol, "slack_tol")
+        max_kernels = self.max_kernels
+        if max_kernels is not None and (isinstance(max_kernels, bool) or not isinstance(max_kernels, (int, np.integer))
+                                        or max_kernels < 2):
+            raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
         X, y = validate_data(self, X, y, dtype=float)
         check_classification_targets(y)
         classes = np.unique(y)
@@ -126,7 +142,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.result_ = None
         if self.method == "siqclp":
             rho = check_positive(self.rho, "rho")
-            res = indefinite_svm(K0, yy, C, rho, tol=self.tol, prune=self.prune, max_iter=self.max_iter)
+            res = indefinite_svm(K0, yy, C, rho, tol=self.tol, prune=self.prune, max_iter=self.max_iter,
+                                 max_kernels=None if max_kernels is None else int(max_kernels), slack_tol=slack_tol)
             self.alpha_, self.intercept_, self.kernel_ = res.alpha, float(res.b), res.K
             self.result_ = res
             self.n_iter_ = int(res.nit)
