@@ -174,6 +174,20 @@ def test_classifier_precomputed_equals_kernel_function_and_svm_matches_libsvm():
         IndefiniteSVC(method="bogus").fit(X, y)
 
 
+@pytest.mark.parametrize("method", ["siqclp", "flip", "svm"])
+def test_classifier_refuses_a_non_symmetric_precomputed_kernel(method):
+    """002 is posed for a symmetric K0: the classifier raises (as indefinite_svm does) instead of
+    symmetrising silently, and writes no fitted attribute."""
+    X, y, K0 = _problem(n=20)
+    K = K0.copy()
+    K[0, 1] += 1.0
+    clf = IndefiniteSVC(method=method, kernel="precomputed", rho=5.0)
+    with pytest.raises(ValueError, match="symmetric"):
+        clf.fit(K, y)
+    # (validate_data's n_features_in_ aside, as for every scikit-learn estimator)
+    assert not [k for k in vars(clf) if k.endswith("_") and not k.startswith("_") and k != "n_features_in_"]
+
+
 def test_lemma41_runtime_check_restores_wrongly_pruned_kernels():
     """A coarse pruning threshold drops constraints that are still active; the run-time check of
     Lemma 4.1 notices the increase of u+, puts the kernels back, and the bounds stay monotone."""

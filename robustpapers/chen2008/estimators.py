@@ -9,7 +9,7 @@ from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..core import ConvergenceWarning, check_nonnegative, check_positive, make_kernel, svm_dual
+from ..core import ConvergenceWarning, check_kernel, check_nonnegative, check_positive, make_kernel, svm_dual
 from .kernels import transform_kernel
 from .siqclp import indefinite_svm
 
@@ -128,16 +128,17 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         if y_type != "binary":
             raise ValueError(f"Only binary classification is supported. The type of the target is {y_type}.")
-        self.classes_ = classes
         yy = np.where(y == classes[1], 1.0, -1.0)
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(f"precomputed training kernel must be square, got shape {X.shape}")
-            K0 = X
+            # 002 needs a symmetric K0: refuse a non-symmetric one, as indefinite_svm does (no silent fix)
+            K0 = check_kernel(X, name="precomputed training kernel", symmetric=True)
             self.X_fit_ = None
         else:
             K0 = self._kernel_fn()(X, X)
             self.X_fit_ = X
+        self.classes_ = classes
         K0 = (K0 + K0.T) / 2
         self.result_ = None
         if self.method == "siqclp":
