@@ -265,6 +265,32 @@ def test_bad_beta_and_shapes():
         RSVMClassifier(eps=0.6).fit(K, y)
 
 
+
+@pytest.mark.parametrize("params, fit_kw, match", [
+    (dict(noise="finite_support"), dict(sigma=0.1), "takes a and b"),
+    (dict(noise="gaussian"), dict(a=-0.1, b=0.1), "takes sigma"),
+    (dict(noise="finite_support"), dict(a=-0.1), "both a and b"),
+    (dict(noise="finite_support"), dict(b=0.1), "both a and b"),
+    (dict(noise="laplace"), dict(), "noise"),
+    (dict(noise="finite_support"), dict(a=0.1, b=0.2), "zero mean|a"),
+    (dict(noise="finite_support"), dict(a=-0.1, b=-0.05), "zero mean|b"),
+    (dict(noise="gaussian"), dict(sigma=-0.1), "sigma|negative|beta"),
+])
+def test_estimator_bad_uncertainty_descriptions_raise_and_write_nothing(params, fit_kw, match):
+    """Each bad description of the kernel noise (003 §3) is refused with a ValueError naming it, and the
+    estimator keeps no fitted attribute (validate_data's n_features_in_ aside)."""
+    K, y, _ = _problem(n=12, seed=21)
+    clf = RSVMClassifier(C=1.0, method="qn", n_starts=1, **params)
+    with pytest.raises(ValueError, match=match):
+        clf.fit(K, y, **fit_kw)
+    assert not [k for k in vars(clf) if k.endswith("_") and not k.startswith("_") and k != "n_features_in_"]
+
+
+def test_estimator_non_square_kernel_raises():
+    K, y, _ = _problem(n=12, seed=22)
+    with pytest.raises(ValueError, match="square"):
+        RSVMClassifier().fit(K[:, :10], y)
+
 def test_qn_parallel_starts_match_serial():
     K, y, rng = _problem(n=15, seed=10)
     beta = np.abs(rng.normal(size=K.shape)) * 0.1; beta = beta + beta.T

@@ -105,12 +105,13 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"Only binary classification is supported; got target type {type_of_target(y)}")
         if X.shape[0] != X.shape[1]:
             raise ValueError(f"X must be the square precomputed mean kernel, got shape {X.shape}")
-        self.classes_, yi = np.unique(y, return_inverse=True)
-        if self.classes_.size < 2:
+        classes, yi = np.unique(y, return_inverse=True)
+        if classes.size < 2:
             raise ValueError("RSVMClassifier needs samples of 2 classes; got 1 class")
         ys = np.where(yi == 1, 1.0, -1.0)
         kappa = kappa_from_eps(check_eps(self.eps), self.noise)
         beta = self._beta(X.shape[0], sigma, a, b)
+        self.classes_ = classes  # only once every input has been validated
         self.result_ = rsvm(X, ys, self.C, beta, kappa, method=self.method, beta_approx=self.beta_approx,
                             n_starts=self.n_starts, max_iter=self.max_iter, tol=self.tol,
                             random_state=self.random_state)
