@@ -470,8 +470,9 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     * ``"socp"`` (Theorem 6, 000 eq. 22): for PSD :math:`\bar K` and :math:`\beta`, the SOCP
       :math:`\min \tfrac12(\|R Y\alpha\|^2 + \kappa\|\beta^{1/2}v\|) - e^\top\alpha` s.t.
       :math:`\alpha_i^2\le v_i,\ \alpha\in S_n`, solved by cvxpy/Clarabel in the variable
-      :math:`\alpha/\sigma` (an exact rescaling; :math:`\sigma` the best multiple of a balanced point of :math:`S_n`,
-      so that the solver's absolute tolerances are meaningful when the optimal alpha is far below 1).
+      :math:`\alpha/\sigma` (an exact rescaling; :math:`\sigma` the largest entry of the QP surrogate's solution,
+      Theorem 4 with :math:`b_i = \sqrt{\beta_{ii}}`, so that the solver's absolute tolerances are meaningful
+      when the optimal alpha is far below 1).
       ``beta_approx="psd"`` first replaces beta by its nearest PSD matrix in Frobenius norm (negative
       eigenvalues clipped), which is the paper's §5.1 approximation :math:`\sum_{\lambda_r>0}\lambda_r v_rv_r^\top`.
       Clipping adds a PSD matrix to beta, so the robustness term can only grow: the clipped problem is a
