@@ -174,6 +174,14 @@ def test_classifier_precomputed_equals_kernel_function_and_svm_matches_libsvm():
         IndefiniteSVC(method="bogus").fit(X, y)
 
 
+@pytest.mark.parametrize("rho", [0.0, -1.0])
+def test_classifier_bad_rho_raises_before_fitting_anything(rho):
+    X, y, K0 = _problem(n=20)
+    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", rho=rho)
+    with pytest.raises(ValueError, match="rho"):
+        clf.fit(K0, y)
+    assert not [k for k in vars(clf) if k.endswith("_") and not k.startswith("_")]
+
 @pytest.mark.parametrize("method", ["siqclp", "flip", "svm"])
 def test_classifier_refuses_a_non_symmetric_precomputed_kernel(method):
     """002 is posed for a symmetric K0: the classifier raises (as indefinite_svm does) instead of

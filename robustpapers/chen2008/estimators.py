@@ -115,6 +115,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
         C = check_positive(self.C, "C")
+        rho = check_positive(self.rho, "rho") if self.method == "siqclp" else None
         slack_tol = check_nonnegative(self.slack_tol, "slack_tol")
         max_kernels = self.max_kernels
         if max_kernels is not None and (isinstance(max_kernels, bool) or not isinstance(max_kernels, (int, np.integer))
@@ -142,7 +143,6 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         K0 = (K0 + K0.T) / 2
         self.result_ = None
         if self.method == "siqclp":
-            rho = check_positive(self.rho, "rho")
             res = indefinite_svm(K0, yy, C, rho, tol=self.tol, prune=self.prune, max_iter=self.max_iter,
                                  max_kernels=None if max_kernels is None else int(max_kernels), slack_tol=slack_tol)
             self.alpha_, self.intercept_, self.kernel_ = res.alpha, float(res.b), res.K
