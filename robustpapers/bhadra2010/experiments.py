@@ -245,7 +245,8 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
     K_bar, beta = rsvm_beta_from_kernels(Ks)
     kappa = rsvm_kappa(eps)
     rs = derive_seed(seed, "qnconv", N, L, C, eps)
-    out = {"n": int(ytr.size), "beta_min_eig_rel": float(np.linalg.eigvalsh(beta)[0] / np.linalg.eigvalsh(beta)[-1])}
+    w = np.linalg.eigvalsh(beta)
+    out = {"n": int(ytr.size), "beta_min_eig_rel": float(w[0] / w[-1])}
     runs = {"scaled": dict(), "unscaled": dict(qn_scaling=None, penalty=1e3)}
     for name, kw in runs.items():
         with warnings.catch_warnings():
