@@ -143,6 +143,8 @@ def test_perturbation_is_seeded_and_symmetric():
     (dict(K0=np.ones((4, 3))), "K0"),
     (dict(K0=np.full((4, 4), np.nan)), "NaN"),
     (dict(slack_tol=-1.0), "slack_tol"),
+    (dict(active_tol=-1e-6), "active_tol"),
+    (dict(max_iter=True), "max_iter"),
 ])
 def test_bad_inputs_raise(kwargs, match):
     args = dict(K0=np.eye(4), y=np.array([1.0, -1.0, 1.0, -1.0]), C=1.0, rho=1.0)
@@ -298,9 +300,25 @@ def test_classifier_passes_max_kernels_and_slack_tol_to_the_solver(opts):
 
 
 @pytest.mark.parametrize("param, bad", [("max_kernels", 1), ("max_kernels", 2.5), ("max_kernels", "20"),
-                                        ("max_kernels", True), ("slack_tol", -1.0), ("slack_tol", np.nan)])
+                                        ("max_kernels", True), ("slack_tol", -1.0), ("slack_tol", np.nan),
+                                        ("active_tol", -1.0), ("active_tol", np.nan), ("tol", 0.0),
+                                        ("max_iter", 0), ("max_iter", 2.5)])
 @pytest.mark.parametrize("method", ["siqclp", "flip"])
-def test_classifier_bad_max_kernels_or_slack_tol_raises(param, bad, method):
+def test_classifier_bad_solver_options_raise_and_fit_nothing(param, bad, method):
     X, y, _ = _problem(n=12)
+    clf = IndefiniteSVC(method=method, **{param: bad})
     with pytest.raises(ValueError, match=param):
-        IndefiniteSVC(method=method, **{param: bad}).fit(X, y)
+        clf.fit(X, y)
+    assert not hasattr(clf, "classes_") and not hasattr(clf, "alpha_")
+
+
+def test_classifier_passes_active_tol_to_the_solver():
+    """IndefiniteSVC(active_tol=a) is indefinite_svm(..., active_tol=a): the same localisation sets and
+    alpha; a large threshold prunes kernels that the default keeps (so it was really passed)."""
+    _, y, K0 = _problem(n=24, seed=0)
+    kw = dict(C=1.0, rho=2.0, tol=1e-6, max_iter=800)
+    res = indefinite_svm(K0, y, prune=True, active_tol=0.2, **kw)
+    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", active_tol=0.2, **kw).fit(K0, y)
+    assert np.array_equal(clf.result_.n_kernels, res.n_kernels) and np.array_equal(clf.alpha_, res.alpha)
+    default = indefinite_svm(K0, y, prune=True, **kw)
+    assert res.n_kernels[1:].sum() < default.n_kernels[1:].sum()

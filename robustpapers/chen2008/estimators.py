@@ -84,7 +84,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, method="siqclp", kernel="rbf", C=1.0, rho=1.0, gamma=None, tol=1e-5,
-                 max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0):
+                 max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0, active_tol=1e-6):
         self.method = method
         self.kernel = kernel
         self.C = C
@@ -95,6 +95,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.prune = prune
         self.max_kernels = max_kernels
         self.slack_tol = slack_tol
+        self.active_tol = active_tol
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -117,6 +118,11 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         C = check_positive(self.C, "C")
         rho = check_positive(self.rho, "rho") if self.method == "siqclp" else None
         slack_tol = check_nonnegative(self.slack_tol, "slack_tol")
+        active_tol = check_nonnegative(self.active_tol, "active_tol")
+        # the solver's own options, checked here too so that a bad one leaves nothing fitted
+        tol = check_positive(self.tol, "tol")
+        if isinstance(self.max_iter, bool) or not isinstance(self.max_iter, (int, np.integer)) or self.max_iter < 1:
+            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
         max_kernels = self.max_kernels
         if max_kernels is not None and (isinstance(max_kernels, bool) or not isinstance(max_kernels, (int, np.integer))
                                         or max_kernels < 2):
@@ -143,8 +149,9 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         K0 = (K0 + K0.T) / 2
         self.result_ = None
         if self.method == "siqclp":
-            res = indefinite_svm(K0, yy, C, rho, tol=self.tol, prune=self.prune, max_iter=self.max_iter,
-                                 max_kernels=None if max_kernels is None else int(max_kernels), slack_tol=slack_tol)
+            res = indefinite_svm(K0, yy, C, rho, tol=tol, prune=self.prune, max_iter=int(self.max_iter),
+                                 max_kernels=None if max_kernels is None else int(max_kernels), slack_tol=slack_tol,
+                                 active_tol=active_tol)
             self.alpha_, self.intercept_, self.kernel_ = res.alpha, float(res.b), res.K
             self.result_ = res
             self.n_iter_ = int(res.nit)

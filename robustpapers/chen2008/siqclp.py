@@ -252,9 +252,10 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     """
     K0, y, C, rho = _validate(K0, y, C, rho)
     tol = check_positive(tol, "tol")
-    if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
     slack_tol = check_nonnegative(slack_tol, "slack_tol")
+    active_tol = check_nonnegative(active_tol, "active_tol")
     if max_kernels is not None and (not isinstance(max_kernels, (int, np.integer)) or max_kernels < 2):
         raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
     n = y.size
