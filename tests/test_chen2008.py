@@ -322,3 +322,19 @@ def test_classifier_passes_active_tol_to_the_solver():
     assert np.array_equal(clf.result_.n_kernels, res.n_kernels) and np.array_equal(clf.alpha_, res.alpha)
     default = indefinite_svm(K0, y, prune=True, **kw)
     assert res.n_kernels[1:].sum() < default.n_kernels[1:].sum()
+
+
+def test_paper_scale_tasks_select_and_refuse():
+    """paper_scale_tasks: a data-set filter keeps exactly that data set's tasks (10 splits of Table 1);
+    an unknown sweep or data set is a ValueError naming it."""
+    from robustpapers.chen2008.experiments import TABLE1_DATASETS, paper_scale_tasks, table1_task
+
+    func, tasks, exp, version = paper_scale_tasks("table1", seed=3)
+    assert func is table1_task and exp == "table1" and len(tasks) == 10 * len(TABLE1_DATASETS)
+    assert sorted({t["seed"] for t in tasks}) == list(range(3, 13))
+    _, heart, _, _ = paper_scale_tasks("table1", seed=3, datasets=["heart"])
+    assert heart == [t for t in tasks if t["dataset"] == "heart"] and len(heart) == 10
+    with pytest.raises(ValueError, match="experiment"):
+        paper_scale_tasks("fig9")
+    with pytest.raises(ValueError, match="usps"):
+        paper_scale_tasks("xi_sweep", datasets=["usps"])

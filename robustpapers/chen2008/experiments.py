@@ -20,10 +20,13 @@ from .estimators import METHODS, IndefiniteSVC
 from .kernels import perturbed_gaussian_kernel, spectrum_stats
 from .siqclp import indefinite_svm, most_violated_kernel
 
-__all__ = ["load_binary", "choose_gamma", "choose_rho", "convergence_task", "table1_task", "xi_sweep_task"]
+__all__ = ["load_binary", "choose_gamma", "choose_rho", "convergence_task", "table1_task", "xi_sweep_task",
+           "paper_scale_tasks", "TABLE1_DATASETS", "GAMMA_GRID"]
 
 #: Table 1's data sets and our USPS-3-vs-5 substitute (MNIST digits 3 vs 5, 16x16).
 TABLE1_DATASETS = ("sonar", "ionosphere", "wisconsin", "heart", "mnist35", "pima")
+#: Gaussian widths gamma = g / n_features tried by the 3-fold CV of :func:`choose_gamma` (the paper gives none).
+GAMMA_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0)
 
 
 def load_binary(name, max_n=None, seed=0):
@@ -137,3 +140,62 @@ def table1_task(dataset, xi, seed, gamma_grid, rho_grid, tol, max_iter, C=1.0, m
 def xi_sweep_task(dataset, xi, seed, gamma_grid, rho, tol, max_iter, C=1.0, max_n=None):
     """The comparison the paper lacks: accuracy of every method and the spectrum as xi grows."""
     return table1_task(dataset, xi, seed, gamma_grid, [rho], tol, max_iter, C=C, max_n=max_n)
+
+
+def paper_scale_tasks(experiment, seed=0, datasets=None):
+    """The paper-scale tasks of one sweep of the chapter, as the page caches and reads them.
+
+    One definition for the page's cache-reading cells and for computing the sweep piecewise
+    (``scripts/chen2008_paper_scale.py``): a task computed either way has the same cache key.
+
+    Parameters
+    ----------
+    experiment : {"convergence", "rho_sweep", "table1", "xi_sweep"}
+        Figs. 1-3 (rho = 10, with and without pruning, up to 1,500 iterations); the rho sweep on Sonar
+        (rho = 3..300, with pruning, up to 3,000 iterations); Table 1 (10 splits, rho by CV); the xi sweep
+        (Sonar and Heart, 7 values of xi, rho = 10, 10 splits).
+    seed : int
+        The page's ``seed`` parameter (splits use ``seed``, ..., ``seed + 9``).
+    datasets : sequence of str, optional
+        Restrict the tasks to these data sets.
+
+    Returns
+    -------
+    func, tasks, cache_experiment, version
+        What :func:`robustpapers.runner.run_sweep` takes: ``run_sweep(func, tasks, paperkey="chen2008",
+        experiment=cache_experiment, version=version)``.
+
+    Examples
+    --------
+    >>> func, tasks, exp, version = paper_scale_tasks("table1", datasets=["sonar"])
+    >>> func.__name__, len(tasks), exp, version
+    ('table1_task', 10, 'table1', 3)
+    """
+    from ..runner import grid
+
+    gg = [list(GAMMA_GRID)]
+    splits = [seed + s for s in range(10)]
+    if experiment == "convergence":
+        func, exp, tasks = convergence_task, "convergence", grid(
+            dataset=["sonar"], xi=[0.1], rho=[10.0], prune=[False, True], tol=[1e-5], max_iter=[1500],
+            seed=[seed], gamma_grid=gg)
+    elif experiment == "rho_sweep":
+        func, exp, tasks = convergence_task, "convergence", grid(
+            dataset=["sonar"], xi=[0.1], rho=[3.0, 10.0, 30.0, 100.0, 300.0], prune=[True], tol=[1e-5],
+            max_iter=[3000], seed=[seed], gamma_grid=gg)
+    elif experiment == "table1":
+        func, exp, tasks = table1_task, "table1", grid(
+            dataset=list(TABLE1_DATASETS), xi=[0.1], seed=splits, gamma_grid=gg,
+            rho_grid=[[0.1, 1.0, 10.0, 100.0]], tol=[1e-5], max_iter=[1000], max_n=[None])
+    elif experiment == "xi_sweep":
+        func, exp, tasks = xi_sweep_task, "xi_sweep", grid(
+            dataset=["sonar", "heart"], xi=[0.0, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0], seed=splits, gamma_grid=gg,
+            rho=[10.0], tol=[1e-5], max_iter=[1000], max_n=[None])
+    else:
+        raise ValueError(f"experiment must be 'convergence', 'rho_sweep', 'table1' or 'xi_sweep', got {experiment!r}")
+    if datasets is not None:
+        unknown = sorted(set(datasets) - {t["dataset"] for t in tasks})
+        if unknown:
+            raise ValueError(f"datasets {unknown} are not in the {experiment} sweep")
+        tasks = [t for t in tasks if t["dataset"] in datasets]
+    return func, tasks, exp, 3
