@@ -28,10 +28,9 @@ from sklearn.model_selection import StratifiedKFold
 
 from robustpapers.core import ConvergenceWarning
 from robustpapers.chen2008 import indefinite_svm
-from robustpapers.chen2008.experiments import TABLE1_DATASETS, _split_kernel, xi_sweep_task
+from robustpapers.chen2008.experiments import GAMMA_GRID, TABLE1_DATASETS, _split_kernel, xi_sweep_task
 from robustpapers.runner import benchmark_path
 
-GAMMA_GRID = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
 RHO_GRID = [0.1, 1.0, 10.0, 100.0]
 CV_TOL, CV_MAX_ITER = 1e-3, 1000
 XIS = [0.0, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0]  # the notebook's paper-scale xi sweep
