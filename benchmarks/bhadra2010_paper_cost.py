@@ -60,7 +60,7 @@ def main(argv=None):
     out = dict(rows=rows, summary=dict(total_cpu_h_est=total),
                machine=dict(python=platform.python_version(), machine=platform.machine()),
                date=time.strftime("%Y-%m-%d", time.gmtime()))
-    path = benchmark_path("bhadra2010", "paper_cost") if args.out is None else args.out
+    path = args.out
     with open(path, "w") as fh:
         json.dump(out, fh, indent=1)
     print(out["summary"], "->", path)
