@@ -338,3 +338,23 @@ def test_psd_clip_of_beta_is_conservative():
     for _ in range(20):
         a = rng.uniform(0, 1, 20)
         assert rsvm_objective(K, y, Bc, 1.3, a) <= rsvm_objective(K, y, B, 1.3, a) + 1e-12
+
+
+def test_paper_scale_tasks_are_the_paper_settings_and_refuse_bad_requests():
+    """paper_scale_tasks is sweep_tasks at PAPER_SCALE (003 §5.1 sizes: 20 data sets of 2 x 100 points, 100
+    samples; Table 1: 3 noise types x 5 folds per data set); a data-set filter keeps that data set's tasks;
+    unknown sweeps or data sets are ValueErrors naming them."""
+    from robustpapers.bhadra2010.experiments import PAPER_SCALE, paper_scale_tasks, sweep_tasks, table1_task
+
+    func, tasks, exp, version = paper_scale_tasks("table1", seed=1)
+    assert (func, exp, version) == (table1_task, "table1", 2)
+    assert tasks == sweep_tasks("table1", PAPER_SCALE, 1)[1] and len(tasks) == 20 * 3 * 5
+    assert {(t["n_per_class"], t["n_samples"], t["seed"]) for t in tasks} == {(100, 100, 1)}
+    _, two, _, _ = paper_scale_tasks("table1", seed=1, datasets=["3", 4])
+    assert two == [t for t in tasks if t["dataset"] in (3, 4)] and len(two) == 30
+    with pytest.raises(ValueError, match="experiment"):
+        sweep_tasks("fig9", PAPER_SCALE)
+    with pytest.raises(ValueError, match=r"\[20\]"):
+        paper_scale_tasks("fig1", datasets=[20])
+    with pytest.raises(ValueError, match="indices"):
+        paper_scale_tasks("fig1", datasets=["first"])

@@ -19,7 +19,7 @@ from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
            "robustness_task", "bound_task", "table1_task", "qn_starts_task", "qn_convergence_task",
-           "kappa_finite_support_any"]
+           "kappa_finite_support_any", "PAPER_SCALE", "sweep_tasks", "paper_scale_tasks"]
 
 #: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
 CLASSIFIERS = {
@@ -27,6 +27,82 @@ CLASSIFIERS = {
     "RSVMg_QP": ("g", "qp"), "RSVMg_SOCP": ("g", "socp"), "RSVMg_QN": ("g", "qn"),
     "SVM": (None, "qp"),
 }
+
+#: The paper's sizes (003 §5.1: 20 data sets of 2 x 100 points, 100 sampled kernels, 100 QN starts), the
+#: kappa axis of Figs. 1-2, the (C, eps) grid of Table 1 and the eps axis of Fig. 3 -- the page's "paper" settings.
+PAPER_SCALE = dict(
+    n_data=20, n_per_class=100, n_samples=100, n_starts=100, n_starts_table=5, n_starts_bound=5, n_starts_qnst=100,
+    kappas=[0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5],
+    n_data_table=20, n_folds=5, Cs=[0.1, 1.0, 5.0, 10.0, 50.0, 100.0],
+    epss=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45],
+    eps_bound=[0.05, 0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9], n_eval=1000,
+    bound_methods=list(CLASSIFIERS)[:6],
+)
+
+
+def sweep_tasks(experiment, settings, seed=0):
+    """The tasks of one sweep of the bhadra2010 page for given settings (the page's ``S``).
+
+    Parameters
+    ----------
+    experiment : {"fig1", "fig2", "fig3", "qn_starts", "table1"}
+    settings : dict
+        Sizes and grids, with the keys of :data:`PAPER_SCALE`.
+    seed : int
+
+    Returns
+    -------
+    func, tasks, cache_experiment, version
+        ``run_sweep(func, tasks, paperkey="bhadra2010", experiment=cache_experiment, version=version)``.
+    """
+    from ..runner import grid
+
+    S, ALL = settings, list(CLASSIFIERS)
+    noise3 = ["gaussian", "uniform", "beta0.5"]
+    common = dict(n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]], seed=[seed])
+    if experiment in ("fig1", "fig2"):
+        iid = experiment == "fig2"
+        methods = ["RSVM_QP", "RSVMg_QP", "SVM"] if iid else ALL
+        return robustness_task, grid(dataset=list(range(S["n_data"])), noise=noise3, kappa=S["kappas"], C=[10.0],
+                                     n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]],
+                                     n_starts=[S["n_starts"]], methods=[methods], seed=[seed], iid=[iid]), experiment, 2
+    if experiment == "fig3":
+        return bound_task, grid(dataset=list(range(S["n_data"])), noise=["gaussian", "uniform", "beta0.5", "beta5"],
+                                eps=S["eps_bound"], C=[10.0], n_per_class=[S["n_per_class"]],
+                                n_samples=[S["n_samples"]], n_eval=[S["n_eval"]], n_starts=[S["n_starts_bound"]],
+                                methods=[S["bound_methods"]], seed=[seed]), "fig3", 2
+    if experiment == "qn_starts":
+        return qn_starts_task, grid(dataset=list(range(S["n_data"])), noise=["beta0.5"], eps=[0.1], C=[10.0],
+                                    n_starts=[S["n_starts_qnst"]], **common), "qn_starts", 2
+    if experiment == "table1":
+        return table1_task, grid(dataset=list(range(S["n_data_table"])), noise=["uniform", "gaussian", "beta0.5"],
+                                 fold=list(range(S["n_folds"])), n_folds=[S["n_folds"]], Cs=[S["Cs"]],
+                                 epss=[S["epss"]], n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]],
+                                 n_starts=[S["n_starts_table"]], methods=[ALL], seed=[seed]), "table1", 2
+    raise ValueError(f"experiment must be 'fig1', 'fig2', 'fig3', 'qn_starts' or 'table1', got {experiment!r}")
+
+
+def paper_scale_tasks(experiment, seed=0, datasets=None):
+    """The paper-scale tasks of one sweep (:func:`sweep_tasks` with :data:`PAPER_SCALE`), optionally only
+    those of some data sets (indices 0..19): for computing a sweep piecewise (``scripts/paper_scale.py``).
+
+    Examples
+    --------
+    >>> func, tasks, exp, version = paper_scale_tasks("table1", datasets=[0])
+    >>> func.__name__, len(tasks), exp, version
+    ('table1_task', 15, 'table1', 2)
+    """
+    func, tasks, exp, version = sweep_tasks(experiment, PAPER_SCALE, seed)
+    if datasets is not None:
+        try:
+            wanted = {int(d) for d in datasets}
+        except (TypeError, ValueError):
+            raise ValueError(f"datasets are indices 0..{PAPER_SCALE['n_data'] - 1}, got {list(datasets)!r}") from None
+        unknown = sorted(wanted - {t["dataset"] for t in tasks})
+        if unknown:
+            raise ValueError(f"datasets {unknown} are not in the {experiment} sweep")
+        tasks = [t for t in tasks if t["dataset"] in wanted]
+    return func, tasks, exp, version
 
 
 def kappa_finite_support_any(eps):

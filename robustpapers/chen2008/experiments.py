@@ -146,7 +146,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     """The paper-scale tasks of one sweep of the chapter, as the page caches and reads them.
 
     One definition for the page's cache-reading cells and for computing the sweep piecewise
-    (``scripts/chen2008_paper_scale.py``): a task computed either way has the same cache key.
+    (``scripts/paper_scale.py chen2008 <experiment>``): a task computed either way has the same cache key.
 
     Parameters
     ----------

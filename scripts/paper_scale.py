@@ -1,0 +1,42 @@
+"""Compute a chapter's paper-scale sweep piecewise, one task at a time, each cached as soon as it ends.
+
+A chapter whose sweeps are too long for one sitting defines them once, in
+``robustpapers.<paperkey>.experiments.paper_scale_tasks(experiment, seed, datasets)`` (chen2008: Table 1
+needs about ten CPU hours; bhadra2010: Table 1 about 27). Its page reads the same records, so a sweep can be
+computed a data set at a time, over several sessions or on several machines sharing ``results/``; tasks
+already cached are skipped. Re-execute the page afterwards (``python -m robustpapers run <page>``) and commit
+it with the records it read.
+
+Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0]
+       python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+
+from robustpapers.runner import run_sweep
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("paperkey", choices=["bhadra2010", "chen2008"])
+    p.add_argument("experiment", help="a sweep of the chapter's paper_scale_tasks (e.g. table1)")
+    p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, in this order")
+    p.add_argument("--seed", type=int, default=0, help="the page's seed parameter")
+    args = p.parse_args(argv)
+    experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
+    func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
+    if args.datasets:
+        order = [type(tasks[0]["dataset"])(d) for d in args.datasets]
+        tasks.sort(key=lambda t: order.index(t["dataset"]))
+    for t in tasks:
+        t0 = time.perf_counter()
+        df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
+        print(exp, {k: t[k] for k in ("dataset", "noise", "fold", "seed", "xi", "rho", "prune") if k in t},
+              "cached" if bool(df.cached.iloc[0]) else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
