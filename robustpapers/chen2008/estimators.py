@@ -54,7 +54,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     gamma : float or None
         Width of the "rbf"/"poly" kernel (None: 1 / n_features).
     tol, max_iter, prune :
-        Passed to :func:`~robustpapers.chen2008.indefinite_svm` (siqclp only).
+        Passed to :func:`~robustpapers.chen2008.indefinite_svm` (siqclp only); ``tol`` and ``max_iter`` are
+        validated in ``fit`` for every method.
     max_kernels : int >= 2 or None
         With pruning, a hard bound on the size of the localisation set, kept by aggregating the
         active constraints with the smallest multipliers (not in the paper; see
