@@ -151,6 +151,21 @@ def _validate(K0, y, C, rho):
     return K0, y, C, rho
 
 
+def _master(Q, c, y, C, alpha, tol, counts):
+    """The master problem (7) warm-started from ``alpha``; if the interior-point method stops short of its
+    convergence test (rare: rounding at a bound of the box), solved again from its cold start and the
+    better-certified of the two kept, so that u+ (13) is a certified bound. Counted in ``counts``."""
+    ms = solve_master(Q, c, y, C, alpha0=alpha, tol=tol)
+    if not ms["converged"]:
+        counts["master_retries"] += 1
+        cold = solve_master(Q, c, y, C, alpha0=None, tol=tol)
+        if cold["converged"] or cold["gap"] < ms["gap"]:
+            ms = cold
+        if not ms["converged"]:
+            counts["master_failures"] += 1
+    return ms
+
+
 def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active_tol=1e-6,
                    slack_tol=0.0, max_kernels=None, master_tol=1e-10, callback=None, verbose=False):
     r"""Train an SVM on an indefinite kernel by the exchange method (chen2008 Algorithm 1).
@@ -236,7 +251,10 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         ``alphas`` (the master iterates, list), ``theta`` (MKL weights of eq. (27) of the last
         master problem), ``time_eig``, ``time_master`` (seconds), ``lemma41_ok`` (no
         increase of :math:`u^+` beyond the master problems' accuracy), ``lemma41_restores`` (times
-        the pruned kernels had to be put back), ``n_aggregated`` (iterations that aggregated
+        the pruned kernels had to be put back), ``master_retries`` (master problems whose warm-started
+        interior-point run stopped short of its convergence test and were solved again from the cold start),
+        ``master_failures`` (those that failed both ways; their bound is the better of the two, uncertified),
+        ``n_aggregated`` (iterations that aggregated
         constraints to respect ``max_kernels``), ``eig_fallbacks`` (iterations whose :math:`K_i` needed a full
         eigendecomposition), ``trace``.
 
@@ -287,6 +305,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     alphas = [alpha.copy()]
     Yo = np.outer(y, y)
     lemma_ok, restores, n_aggregated = True, 0, 0
+    counts = {"master_retries": 0, "master_failures": 0}
     theta = np.array([])
     converged = False
     it = 0
@@ -319,7 +338,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         p += 1
         # Step 2: restricted master problem (7)
         s0 = time.perf_counter()
-        ms = solve_master(Qbuf[:p], cbuf[:p], y, C, alpha0=alpha, tol=master_tol)
+        ms = _master(Qbuf[:p], cbuf[:p], y, C, alpha, master_tol, counts)
         t_master += time.perf_counter() - s0
         ui = ms["upper"]
         # Lemma 4.1 / Theorem 4.1: u_i <= u_{i-1} (up to the master problems' accuracy)
@@ -335,7 +354,7 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
                 cbuf[p] = cr
                 p += 1
             s0 = time.perf_counter()
-            ms = solve_master(Qbuf[:p], cbuf[:p], y, C, alpha0=alpha, tol=master_tol)
+            ms = _master(Qbuf[:p], cbuf[:p], y, C, alpha, master_tol, counts)
             t_master += time.perf_counter() - s0
             ui = ms["upper"]
         if ui > u_prev + slackness:
@@ -398,4 +417,5 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         upper=np.asarray(upper), lower=np.asarray(lower), n_kernels=np.asarray(nker),
         alphas=alphas, theta=theta, time_eig=t_eig, time_master=t_master,
         lemma41_ok=lemma_ok, lemma41_restores=restores, n_aggregated=n_aggregated, eig_fallbacks=eig_fallbacks,
+        **counts,
     )
