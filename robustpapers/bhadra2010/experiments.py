@@ -53,7 +53,14 @@ def sweep_tasks(experiment, settings, seed=0):
     Returns
     -------
     func, tasks, cache_experiment, version
-        ``run_sweep(func, tasks, paperkey="bhadra2010", experiment=cache_experiment, version=version)``.
+        ``run_sweep(func, tasks, paperkey="bhadra2010", experiment=cache_experiment, version=version)``
+        (``version``: the sweep's cache version; bump it here when a task function changes meaning).
+
+    Examples
+    --------
+    >>> func, tasks, exp, version = sweep_tasks("fig2", PAPER_SCALE)
+    >>> func.__name__, len(tasks), tasks[0]["iid"], exp
+    ('robustness_task', 660, True, 'fig2')
     """
     from ..runner import grid
 

@@ -198,4 +198,4 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
         if unknown:
             raise ValueError(f"datasets {unknown} are not in the {experiment} sweep")
         tasks = [t for t in tasks if t["dataset"] in datasets]
-    return func, tasks, exp, 3
+    return func, tasks, exp, 3  # the page's cache version of these sweeps (keep in step with its run_sweep calls)
