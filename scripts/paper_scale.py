@@ -7,8 +7,11 @@ computed a data set at a time, over several sessions or on several machines shar
 already cached are skipped. Re-execute the page afterwards (``python -m robustpapers run <page>``) and commit
 it with the records it read.
 
-Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0]
+Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
+
+Two workers can share one data set: start the second with ``--reverse``; each skips the tasks the other
+has cached by the time it reaches them, so they meet in the middle (at most one task is computed twice).
 """
 from __future__ import annotations
 
@@ -25,12 +28,15 @@ def main(argv=None):
     p.add_argument("experiment", help="a sweep of the chapter's paper_scale_tasks (e.g. table1)")
     p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, in this order")
     p.add_argument("--seed", type=int, default=0, help="the page's seed parameter")
+    p.add_argument("--reverse", action="store_true", help="take the tasks in reverse order (a second worker)")
     args = p.parse_args(argv)
     experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
     if args.datasets:
         order = [type(tasks[0]["dataset"])(d) for d in args.datasets]
         tasks.sort(key=lambda t: order.index(t["dataset"]))
+    if args.reverse:
+        tasks.reverse()
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)

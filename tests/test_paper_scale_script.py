@@ -1,0 +1,62 @@
+"""scripts/paper_scale.py: which paper-scale tasks it hands to the runner, and in which order (no task runs)."""
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "paper_scale.py"
+
+
+@pytest.fixture
+def script(monkeypatch):
+    spec = importlib.util.spec_from_file_location("paper_scale_script", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    calls = []
+
+    def fake_run_sweep(func, tasks, **kw):
+        assert len(tasks) == 1, "one task per run_sweep call, so that each is cached as soon as it ends"
+        calls.append((func.__name__, tasks[0], kw))
+        return pd.DataFrame({"cached": [True]})
+
+    monkeypatch.setattr(mod, "run_sweep", fake_run_sweep)
+    return mod, calls
+
+
+def test_chen2008_datasets_in_the_order_given_and_page_cache_keys(script):
+    from robustpapers.chen2008.experiments import paper_scale_tasks
+
+    mod, calls = script
+    mod.main(["chen2008", "table1", "--datasets", "heart", "sonar"])
+    assert [c[1]["dataset"] for c in calls] == ["heart"] * 10 + ["sonar"] * 10
+    func, tasks, exp, version = paper_scale_tasks("table1", datasets=["heart", "sonar"])
+    assert {c[0] for c in calls} == {func.__name__}
+    assert all(c[2]["experiment"] == exp and c[2]["version"] == version and c[2]["paperkey"] == "chen2008"
+               for c in calls)
+    key = lambda t: tuple(sorted((k, repr(v)) for k, v in t.items()))  # noqa: E731
+    assert sorted(map(key, (c[1] for c in calls))) == sorted(map(key, tasks)), "the page's tasks, each once"
+
+
+def test_reverse_takes_the_same_tasks_backwards(script):
+    mod, calls = script
+    mod.main(["chen2008", "table1", "--datasets", "pima"])
+    forward = [c[1] for c in calls]
+    calls.clear()
+    mod.main(["chen2008", "table1", "--datasets", "pima", "--reverse"])
+    assert [c[1] for c in calls] == forward[::-1]
+    assert [t["seed"] for t in forward] == list(range(10))
+
+
+def test_bhadra2010_datasets_are_indices(script):
+    mod, calls = script
+    mod.main(["bhadra2010", "table1", "--datasets", "1", "0", "--seed", "3"])
+    ds = [c[1]["dataset"] for c in calls]
+    assert set(ds) == {0, 1} and ds == sorted(ds, reverse=True), "data set 1 first, as asked"
+
+
+def test_unknown_dataset_is_a_value_error(script):
+    mod, calls = script
+    with pytest.raises(ValueError, match="not in the table1 sweep"):
+        mod.main(["chen2008", "table1", "--datasets", "usps"])
+    assert calls == []
