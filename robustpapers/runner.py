@@ -105,13 +105,26 @@ def task_key(func, params, version):
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
 
 
-def _git_commit():
-    root = _repo_root() or Path(__file__).resolve().parents[1]
+def _read_git_commit():
+    """HEAD of the checkout the package was imported from, with "+dirty" if its tracked files under
+    ``robustpapers/`` differ from it; "unknown" outside a git checkout."""
+    pkg = Path(__file__).resolve().parent
     try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
-        return out.stdout.strip() or "unknown"
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=pkg, capture_output=True, text=True, timeout=10)
+        commit = head.stdout.strip()
+        if head.returncode != 0 or not commit:
+            return "unknown"
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", str(pkg)],
+                                cwd=pkg, capture_output=True, text=True, timeout=30)
+        return commit + ("+dirty" if status.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+
+
+def _git_commit():
+    """The commit whose code this process runs, as read when this module was imported: a sweep that runs for
+    hours stamps its records with the code it imported, not with a commit made while it ran."""
+    return _IMPORT_COMMIT
 
 
 def _run_one(func, params):
@@ -301,3 +314,6 @@ def provenance_summary(paperkey, experiment=None, root=None):
         rec = json.loads(path.read_text())
         rows.append({"experiment": path.parent.name, **rec.get("provenance", {})})
     return pd.DataFrame(rows)
+
+
+_IMPORT_COMMIT = _read_git_commit()

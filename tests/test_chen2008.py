@@ -145,6 +145,7 @@ def test_perturbation_is_seeded_and_symmetric():
     (dict(slack_tol=-1.0), "slack_tol"),
     (dict(active_tol=-1e-6), "active_tol"),
     (dict(max_iter=True), "max_iter"),
+    (dict(master_start="hot"), "master_start"),
 ])
 def test_bad_inputs_raise(kwargs, match):
     args = dict(K0=np.eye(4), y=np.array([1.0, -1.0, 1.0, -1.0]), C=1.0, rho=1.0)
@@ -346,7 +347,7 @@ def test_master_problem_that_stops_short_is_solved_again_from_the_cold_start(mon
     import robustpapers.chen2008.siqclp as siqclp
 
     _, y, K0 = _problem(n=24, seed=0)
-    ref = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, max_iter=800)
+    ref = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, max_iter=800, master_start="warm")
     assert ref.master_retries == 0 and ref.master_failures == 0
     real, calls = siqclp.solve_master, []
 
@@ -358,6 +359,52 @@ def test_master_problem_that_stops_short_is_solved_again_from_the_cold_start(mon
         return ms
 
     monkeypatch.setattr(siqclp, "solve_master", flaky)
-    res = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, max_iter=800)
+    res = indefinite_svm(K0, y, C=1.0, rho=2.0, tol=1e-6, max_iter=800, master_start="warm")
     assert res.master_retries == sum(calls) > 0 and res.master_failures == 0
     assert res.success and res.lemma41_ok and abs(res.objective - ref.objective) <= 2e-6
+
+
+@pytest.mark.parametrize("prune", [True, False])
+def test_master_start_changes_the_cost_not_the_optimum(prune, monkeypatch):
+    """master_start="warm" | "cold" | "auto": the same optimum of (6), certified by the gap; "warm" starts every
+    master problem from alpha_{i-1}, "cold" none, and "auto" solves the master problems 1, 26, 51, ... from both
+    starts and in between uses the one whose run took fewer Newton steps at the last probe."""
+    import robustpapers.chen2008.siqclp as siqclp
+
+    _, y, K0 = _problem(n=30, seed=1)
+    real, calls = siqclp.solve_master, []
+
+    def spy(Q, c, y_, C, alpha0=None, tol=1e-10):
+        ms = real(Q, c, y_, C, alpha0=alpha0, tol=tol)
+        calls.append((alpha0 is None, ms["nit"]))
+        return ms
+
+    monkeypatch.setattr(siqclp, "solve_master", spy)
+    runs = {}
+    for start in ("warm", "cold", "auto"):
+        calls.clear()
+        res = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, prune=prune, max_iter=3000, master_start=start)
+        assert res.success and res.lemma41_ok and res.master_failures == 0 and res.master_retries == 0
+        assert res.upper[1:].min() - res.lower[-1] <= 1e-6
+        runs[start] = (res, list(calls))
+    ref = runs["warm"][0].objective
+    for start, (res, log) in runs.items():
+        assert abs(res.objective - ref) <= 2e-6, start
+    n_warm = len(runs["warm"][1])
+    assert runs["warm"][0].master_cold == 0 and not any(cold for cold, _ in runs["warm"][1])
+    assert runs["cold"][0].master_cold == len(runs["cold"][1]) and all(cold for cold, _ in runs["cold"][1])
+    # auto: replay its log -- a probe (warm, then cold) on masters 0, 25, 50, ..., one solve otherwise
+    res, log = runs["auto"]
+    i, k, start, n_cold = 0, 0, "warm", 0
+    while i < len(log):
+        if k % 25 == 0:
+            (wc, wn), (cc, cn) = log[i], log[i + 1]
+            assert not wc and cc, "a probe solves from the warm start, then from the cold start"
+            start = "cold" if cn < wn else "warm"
+            i += 2
+        else:
+            assert log[i][0] == (start == "cold"), f"master {k} must use the start chosen at the last probe"
+            i += 1
+        n_cold += start == "cold"
+        k += 1
+    assert res.master_cold == n_cold and k >= 26 and n_warm > 25, "at least two probes were made"

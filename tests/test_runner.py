@@ -121,3 +121,25 @@ def test_benchmarks_live_in_the_repository_not_the_cache(tmp_path, monkeypatch):
     assert tmp_path not in path.parents
     with pytest.raises(ValueError, match="run benchmarks/demo_"):
         load_benchmark("demo", "speed")
+
+
+def test_provenance_names_the_commit_imported_not_a_later_head(tmp_path, monkeypatch):
+    """Records are stamped with the commit read when the runner was imported (with "+dirty" if the package's
+    tracked files differed from it), so a long sweep is not credited to a commit made while it ran."""
+    import re
+    import subprocess
+
+    import robustpapers.runner as runner
+
+    stamp = runner._IMPORT_COMMIT
+    assert stamp == "unknown" or re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", stamp)
+
+    def later_head(cmd, **kwargs):  # what git would say after a new commit, in a clean checkout
+        out = "f" * 40 + "\n" if cmd[1] == "rev-parse" else ""
+        return subprocess.CompletedProcess(cmd, 0, stdout=out, stderr="")
+
+    monkeypatch.setattr(runner.subprocess, "run", later_head)
+    run_sweep(square_task, grid(x=[3], seed=[0]), paperkey="demo", experiment="stamp", root=tmp_path)
+    prov = provenance_summary("demo", "stamp", root=tmp_path)
+    assert prov.git_commit.tolist() == [stamp]
+    assert runner._read_git_commit() == "f" * 40  # what a process importing the runner now would stamp

@@ -152,22 +152,44 @@ def _validate(K0, y, C, rho):
 
 
 def _master(Q, c, y, C, alpha, tol, counts):
-    """The master problem (7) warm-started from ``alpha``; if the interior-point method stops short of its
-    convergence test (rare: rounding at a bound of the box), solved again from its cold start and the
-    better-certified of the two kept, so that u+ (13) is a certified bound. Counted in ``counts``."""
-    ms = solve_master(Q, c, y, C, alpha0=alpha, tol=tol)
-    if not ms["converged"]:
+    """The master problem (7) from ``alpha`` (warm start) or, if ``alpha`` is None, from the centre of the box
+    (cold start). If a warm-started interior-point run stops short of its convergence test (rare: rounding at
+    a bound of the box), it is solved again from the cold start and the better-certified of the two kept, so
+    that u+ (13) is a certified bound (retries counted in ``counts``); ``cold`` in the result says which
+    start it comes from."""
+    ms = dict(solve_master(Q, c, y, C, alpha0=alpha, tol=tol), cold=alpha is None)
+    if not ms["converged"] and alpha is not None:
         counts["master_retries"] += 1
-        cold = solve_master(Q, c, y, C, alpha0=None, tol=tol)
-        if cold["converged"] or cold["gap"] < ms["gap"]:
-            ms = cold
-        if not ms["converged"]:
-            counts["master_failures"] += 1
+        other = solve_master(Q, c, y, C, alpha0=None, tol=tol)
+        if other["converged"] or other["gap"] < ms["gap"]:
+            ms = dict(other, cold=True)
+    return ms
+
+
+#: with master_start="auto", every this many exchange iterations the master problem is solved from both starts
+_START_PROBE = 25
+
+
+def _master_auto(Q, c, y, C, alpha, tol, counts, state, probe):
+    """The master problem from the start ``state["start"]`` selects; on a probe iteration from both, keeping the
+    start whose interior-point run converged in fewer Newton steps (ties: warm) for this and the next
+    iterations. Counts the master problems whose solution is uncertified or comes from the cold start."""
+    if probe:
+        warm = _master(Q, c, y, C, alpha, tol, counts)
+        cold = _master(Q, c, y, C, None, tol, counts)
+        better = cold["converged"] and (not warm["converged"] or cold["nit"] < warm["nit"])
+        state["start"] = "cold" if better else "warm"
+        ms = cold if better else warm
+    else:
+        ms = _master(Q, c, y, C, alpha if state["start"] == "warm" else None, tol, counts)
+    counts["master_failures"] += not ms["converged"]
+    counts["master_cold"] += ms["cold"]
     return ms
 
 
 def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active_tol=1e-6,
-                   slack_tol=0.0, max_kernels=None, master_tol=1e-10, callback=None, verbose=False):
+                   slack_tol=0.0, max_kernels=None, master_tol=1e-10, master_start="auto", callback=None,
+                   verbose=False):
     r"""Train an SVM on an indefinite kernel by the exchange method (chen2008 Algorithm 1).
 
     Solves the max-min problem (chen2008 eq. (2)), equivalently the SIQCLP (6):
@@ -190,9 +212,9 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     ``numpy.linalg.eigh`` as fallback, counted in ``eig_fallbacks``).
 
     The master problem is solved by a primal-dual interior-point method on the QCLP (7)
-    (``robustpapers.chen2008.master.solve_master``), warm-started from
-    :math:`\alpha_{i-1}`; its reported value is its certified upper bound ``t`` plus the complementarity gap (so
-    :math:`u_i^+ \ge t^*` holds despite the finite master accuracy).
+    (``robustpapers.chen2008.master.solve_master``), warm-started from :math:`\alpha_{i-1}` or started
+    from the centre of the box (``master_start``); its reported value is its certified upper bound ``t`` plus
+    the complementarity gap (so :math:`u_i^+ \ge t^*` holds despite the finite master accuracy).
 
     Parameters
     ----------
@@ -235,6 +257,14 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         that later iterations may need again, trading a larger localisation set for fewer iterations.
     master_tol : float
         Relative accuracy of each master problem.
+    master_start : {"auto", "warm", "cold"}
+        Start of each master problem's interior-point run: the previous master solution :math:`\alpha_{i-1}`
+        ("warm"), the centre of the box ("cold"), or ("auto") both on every 25th iteration and, until the
+        next such probe, the one that needed fewer Newton steps. The new constraint :math:`K_i` cuts off
+        :math:`\alpha_{i-1}`, so a warm start is not always the cheaper one (the chapter's benchmark: warm on
+        Sonar at :math:`\rho = 10`, cold on Diabetes at :math:`\rho = 0.1`). Every choice solves the same
+        master problems to ``master_tol``; where one has several optimal :math:`\alpha`, the starts may return
+        different ones, so the iterates (not the bounds' limit) can differ.
     callback : callable, optional
         ``callback(i, alpha, upper, lower)`` after each iteration.
     verbose : bool
@@ -253,7 +283,9 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         increase of :math:`u^+` beyond the master problems' accuracy), ``lemma41_restores`` (times
         the pruned kernels had to be put back), ``master_retries`` (master problems whose warm-started
         interior-point run stopped short of its convergence test and were solved again from the cold start),
-        ``master_failures`` (those that failed both ways; their bound is the better of the two, uncertified),
+        ``master_failures`` (master problems whose solution, the better-certified of those tried, did not pass
+        the convergence test: their bound is uncertified),
+        ``master_cold`` (master problems whose solution was taken from the cold start),
         ``n_aggregated`` (iterations that aggregated
         constraints to respect ``max_kernels``), ``eig_fallbacks`` (iterations whose :math:`K_i` needed a full
         eigendecomposition), ``trace``.
@@ -276,6 +308,8 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     active_tol = check_nonnegative(active_tol, "active_tol")
     if max_kernels is not None and (not isinstance(max_kernels, (int, np.integer)) or max_kernels < 2):
         raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
+    if master_start not in ("auto", "warm", "cold"):
+        raise ValueError(f"master_start must be 'auto', 'warm' or 'cold', got {master_start!r}")
     n = y.size
     trace = Trace()
     t_eig = t_master = 0.0
@@ -305,7 +339,9 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
     alphas = [alpha.copy()]
     Yo = np.outer(y, y)
     lemma_ok, restores, n_aggregated = True, 0, 0
-    counts = {"master_retries": 0, "master_failures": 0}
+    counts = {"master_retries": 0, "master_failures": 0, "master_cold": 0}
+    start = {"start": "warm" if master_start == "auto" else master_start}
+    n_masters = 0  # master problems solved so far (the probes of master_start="auto" count them)
     theta = np.array([])
     converged = False
     it = 0
@@ -338,7 +374,9 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
         p += 1
         # Step 2: restricted master problem (7)
         s0 = time.perf_counter()
-        ms = _master(Qbuf[:p], cbuf[:p], y, C, alpha, master_tol, counts)
+        ms = _master_auto(Qbuf[:p], cbuf[:p], y, C, alpha, master_tol, counts, start,
+                          master_start == "auto" and n_masters % _START_PROBE == 0)
+        n_masters += 1
         t_master += time.perf_counter() - s0
         ui = ms["upper"]
         # Lemma 4.1 / Theorem 4.1: u_i <= u_{i-1} (up to the master problems' accuracy)
@@ -354,7 +392,8 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
                 cbuf[p] = cr
                 p += 1
             s0 = time.perf_counter()
-            ms = _master(Qbuf[:p], cbuf[:p], y, C, alpha, master_tol, counts)
+            ms = _master_auto(Qbuf[:p], cbuf[:p], y, C, alpha, master_tol, counts, start, False)
+            n_masters += 1
             t_master += time.perf_counter() - s0
             ui = ms["upper"]
         if ui > u_prev + slackness:
