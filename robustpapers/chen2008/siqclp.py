@@ -176,7 +176,8 @@ def _master_auto(Q, c, y, C, alpha, tol, counts, state, probe):
     iterations. Counts the master problems whose solution is uncertified or comes from the cold start."""
     if probe:
         warm = _master(Q, c, y, C, alpha, tol, counts)
-        cold = _master(Q, c, y, C, None, tol, counts)
+        # a warm run that stopped short was already re-solved from the cold start: not solved a third time
+        cold = warm if warm["cold"] else _master(Q, c, y, C, None, tol, counts)
         better = cold["converged"] and (not warm["converged"] or cold["nit"] < warm["nit"])
         state["start"] = "cold" if better else "warm"
         ms = cold if better else warm
