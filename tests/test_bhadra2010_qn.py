@@ -138,3 +138,40 @@ def test_kkt_residual_bad_inputs():
         rsvm_kkt_residual(K, y, beta, kappa, 1.0, np.zeros(3))
     with pytest.raises(ValueError, match="C"):
         rsvm_kkt_residual(K, y, beta, kappa, -1.0, np.zeros(y.size))
+
+
+
+def test_qn_starts_find_two_certified_local_optima_on_an_indefinite_beta():
+    """003 §3 restarts QN because eq. (15) is non-convex for a non-PSD beta: on the constructed four-point
+    instance the starts end at two different KKT points, each a local maximum (no feasible perturbation
+    improves it), and the best start keeps the better one; below the threshold kappa sqrt(b) = 5 of the
+    worse point only one optimum remains."""
+    from robustpapers.bhadra2010 import kappa_gaussian
+    from robustpapers.bhadra2010.experiments import local_optima_instance
+    from robustpapers.core import project_svm_set
+
+    C = 10.0
+    K, y, beta = local_optima_instance(b=100.0)
+    assert not is_psd(beta) and beta.min() >= 0
+    kappa = kappa_gaussian(0.1)
+    qn = rsvm(K, y, C, beta, kappa, method="qn", n_starts=30, random_state=0)
+    objs = qn.start_objectives
+    good, bad = objs >= objs.max() - 1e-4, objs <= objs.min() + 1e-4
+    assert good.sum() + bad.sum() == objs.size and bad.any() and good.any()
+    assert objs.max() - objs.min() > 0.3  # two distinct values, not solver noise
+    assert qn.objective == objs.max()
+    rng = np.random.default_rng(1)
+    for k in (int(np.argmax(objs)), int(np.argmin(objs))):
+        a = qn.start_alphas[k]
+        assert rsvm_kkt_residual(K, y, beta, kappa, C, a) < KKT_TOL
+        f = rsvm_objective(K, y, beta, kappa, a)
+        for _ in range(200):  # second order: nearby feasible points are not better
+            p = project_svm_set(a + 1e-2 * rng.standard_normal(4), y, C)
+            assert rsvm_objective(K, y, beta, kappa, p) <= f + 1e-6
+    # the d = 0 picture: the worse point rests on the pair (1, 4), the better one on (2, 3)
+    assert qn.start_alphas[int(np.argmin(objs))][[1, 2]].max() < 0.05
+    assert qn.start_alphas[int(np.argmax(objs))][[0, 3]].max() < 0.05
+    # kappa sqrt(b) = 1.28 * 4 < 5 (b = 16): the pair (1, 4) is no longer a local maximum
+    K, y, beta = local_optima_instance(b=16.0)
+    qn = rsvm(K, y, C, beta, kappa, method="qn", n_starts=30, random_state=0)
+    assert np.ptp(qn.start_objectives) < 1e-5 * qn.objective

@@ -5,7 +5,8 @@ Every task regenerates its data set from its seed, so each is independent and ca
 * :func:`robustness_task` — Fig. 1 and Fig. 2 (RobustErr against kappa on a train/test split);
 * :func:`bound_task` — Fig. 3 (effective epsilon of the chance constraint against epsilon);
 * :func:`table1_task` — Table 1 (one cross-validation fold, all classifiers over the (C, eps) grid);
-* :func:`qn_convergence_task` — RSVM_QN, scaled and unscaled, on 000's D_U data where alpha* << C.
+* :func:`qn_convergence_task` — RSVM_QN, scaled and unscaled, on 000's D_U data where alpha* << C;
+* :func:`local_optima_task` — RSVM_QN's distinct local optima on a small constructed non-PSD beta.
 """
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ import numpy as np
 from ..core import prediction_errors
 from ..runner import derive_seed
 from .data import make_synthetic_kernel_data, sample_kernels, support_and_moments
-from .solvers import rsvm, rsvm_constraint_value, rsvm_decision_function
+from .solvers import rsvm, rsvm_constraint_value, rsvm_decision_function, rsvm_kkt_residual, rsvm_objective
 from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
            "robustness_task", "bound_task", "table1_task", "qn_starts_task", "qn_convergence_task",
+           "local_optima_instance", "local_optima_task",
            "kappa_finite_support_any", "PAPER_SCALE", "sweep_tasks", "paper_scale_tasks"]
 
 #: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
@@ -45,7 +47,7 @@ def sweep_tasks(experiment, settings, seed=0):
 
     Parameters
     ----------
-    experiment : {"fig1", "fig2", "fig3", "qn_starts", "table1"}
+    experiment : {"fig1", "fig2", "fig3", "qn_starts", "local_optima", "table1"}
     settings : dict
         Sizes and grids, with the keys of :data:`PAPER_SCALE`.
     seed : int
@@ -81,12 +83,16 @@ def sweep_tasks(experiment, settings, seed=0):
     if experiment == "qn_starts":
         return qn_starts_task, grid(dataset=list(range(S["n_data"])), noise=["beta0.5"], eps=[0.1], C=[10.0],
                                     n_starts=[S["n_starts_qnst"]], **common), "qn_starts", 2
+    if experiment == "local_optima":  # four points: the paper's 100 starts at any scale
+        return local_optima_task, grid(b=[4.0, 16.0, 100.0, 400.0], eps=[0.1, 0.01], C=[10.0],
+                                       n_starts=[100], seed=[seed]), "local_optima", 1
     if experiment == "table1":
         return table1_task, grid(dataset=list(range(S["n_data_table"])), noise=["uniform", "gaussian", "beta0.5"],
                                  fold=list(range(S["n_folds"])), n_folds=[S["n_folds"]], Cs=[S["Cs"]],
                                  epss=[S["epss"]], n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]],
                                  n_starts=[S["n_starts_table"]], methods=[ALL], seed=[seed]), "table1", 2
-    raise ValueError(f"experiment must be 'fig1', 'fig2', 'fig3', 'qn_starts' or 'table1', got {experiment!r}")
+    raise ValueError("experiment must be 'fig1', 'fig2', 'fig3', 'qn_starts', 'local_optima' or 'table1', "
+                     f"got {experiment!r}")
 
 
 def paper_scale_tasks(experiment, seed=0, datasets=None):
@@ -348,3 +354,59 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
     out["socp_psd_objective"] = float(soc.objective)
     out["socp_psd_kkt"] = float(soc.kkt_residual)
     return out
+
+
+def local_optima_instance(b=100.0, d=0.1, k_diag=(1.0, 1.0, 1.0, 4.0)):
+    r"""A four-point problem on which eq. (15) has two distinct local maxima (003 §3: why QN restarts).
+
+    Labels :math:`y = (1, 1, -1, -1)`, mean kernel :math:`\bar K = \mathrm{diag}(k)`, and a non-negative,
+    indefinite :math:`\beta = dI + b(e_1e_3^\top + e_3e_1^\top + e_2e_4^\top + e_4e_2^\top)` (eigenvalues
+    :math:`d \pm b`): the noise couples point 1 with 3 and point 2 with 4, so the robustness term
+    :math:`\sqrt{\sum\beta_{ij}\alpha_i^2\alpha_j^2}` is small when :math:`\alpha` rests on the pair (1, 4) or on
+    the pair (2, 3), and large on any mixture of the two. With :math:`d = 0` the two candidates are
+    :math:`\alpha = s(1, 0, 0, 1)` and :math:`s(0, 1, 1, 0)`; each is a local maximum once the first-order cost of
+    leaving it, :math:`\kappa\sqrt b\,s`, exceeds the first-order gain 2 (so :math:`\kappa\sqrt b > 5` for the
+    first, with :math:`s = 2/(k_1 + k_4) = 0.4`, and :math:`> 2` for the second, :math:`s = 1`). ``d > 0`` keeps
+    the robustness term positive, so both are smooth KKT points.
+
+    Returns
+    -------
+    K_bar, y, beta : arrays
+
+    Examples
+    --------
+    >>> K, y, beta = local_optima_instance()
+    >>> bool(np.linalg.eigvalsh(beta)[0] < 0 and beta.min() >= 0)
+    True
+    """
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    beta = d * np.eye(4)
+    for i, j in ((0, 2), (1, 3)):
+        beta[i, j] = beta[j, i] = b
+    return np.diag(np.asarray(k_diag, dtype=float)), y, beta
+
+
+def local_optima_task(b, eps, C, n_starts, seed, d=0.1, rtol=1e-4):
+    """RSVM_QN from ``n_starts`` random starts on :func:`local_optima_instance` (Gaussian kappa at ``eps``).
+
+    The starts' end points are grouped by objective (relative ``rtol``); for each group: its value, the
+    number of starts that ended there, the largest KKT residual (:func:`rsvm_kkt_residual`) among them and
+    one end point. Also the SOCP on beta's PSD part (``beta_approx="psd"``) and its value on the true beta.
+    """
+    K, y, beta = local_optima_instance(b, d)
+    kappa = kappa_gaussian(eps)
+    qn = rsvm(K, y, C, beta, kappa, method="qn", n_starts=n_starts, random_state=derive_seed(seed, "locopt", b, eps))
+    objs = qn.start_objectives
+    order = np.argsort(-objs)
+    groups = []
+    for k in order:
+        if groups and abs(objs[k] - groups[-1]["value"]) <= rtol * abs(groups[-1]["value"]):
+            g = groups[-1]
+        else:
+            g = {"value": float(objs[k]), "count": 0, "kkt_max": 0.0, "alpha": qn.start_alphas[k].tolist()}
+            groups.append(g)
+        g["count"] += 1
+        g["kkt_max"] = max(g["kkt_max"], rsvm_kkt_residual(K, y, beta, kappa, C, qn.start_alphas[k]))
+    soc = rsvm(K, y, C, beta, kappa, method="socp", beta_approx="psd")
+    return {"kappa": kappa, "n_optima": len(groups), "optima": groups, "best": float(qn.objective),
+            "socp_psd_value": rsvm_objective(K, y, beta, kappa, soc.alpha)}

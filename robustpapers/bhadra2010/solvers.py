@@ -524,7 +524,9 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     SolverResult
         ``alpha``, ``b``, ``objective`` (000 eq. 7 at ``alpha``), ``t`` (the constraint's left side),
         ``beta`` (the beta actually used), ``method``, ``kkt_residual`` (:func:`rsvm_kkt_residual` at ``alpha``);
-        for ``"qn"`` also ``start_objectives``, ``start_converged`` and ``best_start``.
+        for ``"qn"`` also ``start_objectives``, ``start_alphas`` (n_starts, n), ``start_converged`` and
+        ``best_start`` (each start's end point, so that distinct local optima can be told apart and certified
+        with :func:`rsvm_kkt_residual`).
 
     Examples
     --------
@@ -629,6 +631,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         if not success:
             warn_not_converged("rsvm(method='qn')", "max_iter", "the best start's DFP run hit max_iter")
         extra["start_converged"] = np.array([bool(o[3]) for o in outs])
+        extra["start_alphas"] = np.array([o[0] for o in outs])
         message = f"DFP quasi-Newton, best of {n_starts} starts"
         extra["start_objectives"] = objs
         extra["best_start"] = best
