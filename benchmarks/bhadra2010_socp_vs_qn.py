@@ -6,7 +6,10 @@ QN's time is measured for ``--n-starts`` starts; the per-start time and its extr
 paper's 100 starts are reported (starts are independent: ``--n-jobs`` runs them in parallel).
 With ``--parallel-jobs k`` the same starts are also run on k workers (``rsvm(..., n_jobs=k)``, through the
 runner's ``parallel_map``) in the same run: wall time side by side, speed-up, and the check that the parallel
-run returns exactly the serial one's per-start objectives.
+run returns exactly the serial one's per-start objectives. The same starts are also run with DFP's earlier line
+search (``qn_line_search="wolfe"``: scipy's strong-Wolfe search on the penalty as a black box) beside the default
+exact search on the penalty's one-dimensional restriction: CPU time of both, their ratio, and the check that
+they reach the same objective.
 
 Usage: python benchmarks/bhadra2010_socp_vs_qn.py [--sizes 200 500] [--n-starts 2] [--n-jobs 1] [--parallel-jobs 2]
 Writes results/bhadra2010/benchmarks/socp_vs_qn.json.
@@ -27,14 +30,15 @@ from robustpapers.bhadra2010.experiments import _betas, prepare_dataset
 from robustpapers.runner import benchmark_path
 
 
-def _timed_qn(K, y, beta, kappa, n_starts, seed, n_jobs):
-    """RSVM_QN (C = 10, the PSD part of beta) from ``n_starts`` seeded starts on ``n_jobs`` workers; (result, seconds)."""
-    t0 = time.perf_counter()
+def _timed_qn(K, y, beta, kappa, n_starts, seed, n_jobs, line_search="exact"):
+    """RSVM_QN (C = 10, the PSD part of beta) from ``n_starts`` seeded starts on ``n_jobs`` workers;
+    (result, wall seconds, CPU seconds of this process)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = rsvm(K, y, 10.0, beta, kappa, method="qn", beta_approx="psd", n_starts=n_starts,
-                   random_state=seed, n_jobs=n_jobs)
-    return res, time.perf_counter() - t0
+                   random_state=seed, n_jobs=n_jobs, qn_line_search=line_search)
+    return res, time.perf_counter() - t0, time.process_time() - c0
 
 
 def main(argv=None):
@@ -56,13 +60,20 @@ def main(argv=None):
         t0 = time.perf_counter()
         soc = rsvm(K, y, 10.0, beta_fs, kappa, method="socp", beta_approx="psd")
         t_socp = time.perf_counter() - t0
-        qn, t_qn = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, args.n_jobs)
+        qn, t_qn, c_qn = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, args.n_jobs)
         row = {"n": int(y.size), "socp_s": t_socp, "qn_s": t_qn, "qn_starts": args.n_starts, "qn_n_jobs": args.n_jobs,
                "qn_per_start_s": t_qn / args.n_starts, "qn_100_starts_est_s": 100 * t_qn / args.n_starts / args.n_jobs,
                "socp_objective": soc.objective, "qn_objective": qn.objective,
                "qn_rel_gap": (soc.objective - qn.objective) / abs(soc.objective), "qn_iterations": int(qn.nit), "qn_converged": bool(qn.success)}
+        if args.n_jobs == 1:
+            qnw, t_w, c_w = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, 1, line_search="wolfe")
+            row.update(qn_cpu_s=c_qn, qn_wolfe_s=t_w, qn_wolfe_cpu_s=c_w, qn_wolfe_objective=qnw.objective,
+                       qn_wolfe_iterations=int(qnw.nit), line_search_cpu_speedup=c_w / c_qn,
+                       line_search_rel_diff=abs(qnw.objective - qn.objective) / abs(qnw.objective))
+            print(f"        QN with scipy's Wolfe search {t_w:7.2f} s (CPU {c_w:.2f} s vs {c_qn:.2f} s: "
+                  f"{c_w / c_qn:.2f}x), objectives differ by {row['line_search_rel_diff']:.1e}", flush=True)
         if args.parallel_jobs:
-            qnp, t_par = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, args.parallel_jobs)
+            qnp, t_par, _ = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, args.parallel_jobs)
             same = bool(np.array_equal(qnp.start_objectives, qn.start_objectives))
             if not same:
                 raise RuntimeError("parallel QN starts differ from the serial ones")

@@ -46,7 +46,8 @@ def test_qn_converges_where_the_unscaled_scheme_stalled():
     # the earlier unscaled scheme (and its penalty 1e3) stops at max_iter with a negative objective
     # (0 is feasible: alpha = 0)
     with pytest.warns(ConvergenceWarning, match="max_iter"):
-        old = rsvm(K, y, C, beta, kappa, method="qn", n_starts=1, random_state=0, qn_scaling=None, penalty=1e3)
+        old = rsvm(K, y, C, beta, kappa, method="qn", n_starts=1, random_state=0, qn_scaling=None, penalty=1e3,
+                   qn_line_search="wolfe")
     assert old.objective < 0 < qn.objective
     assert old.kkt_residual > 100 * KKT_TOL
 
@@ -175,3 +176,46 @@ def test_qn_starts_find_two_certified_local_optima_on_an_indefinite_beta():
     K, y, beta = local_optima_instance(b=16.0)
     qn = rsvm(K, y, C, beta, kappa, method="qn", n_starts=30, random_state=0)
     assert np.ptp(qn.start_objectives) < 1e-5 * qn.objective
+
+
+@pytest.mark.parametrize("C", [0.05, 10.0])
+def test_exact_line_search_meets_strong_wolfe_by_the_independent_gradient(C):
+    """The 1-D restriction of eq. (17) used by the exact line search is the penalty itself: at the step it
+    returns, the directional derivative computed by ``qn_penalty`` has shrunk by the factor c2 = 0.1, and the
+    products it returns update beta alpha^2 exactly (C = 0.05 puts the box penalty in play)."""
+    from robustpapers.bhadra2010.solvers import _C2, _penalty_line_min
+    from robustpapers.bhadra2010 import qn_penalty
+
+    K, y, beta, kappa = _du_instance(N=20, L=10)
+    K = K / np.abs(K).max()
+    beta = beta / beta.max()
+    rng = np.random.default_rng(3)
+    P = 50.0
+    for _ in range(20):
+        x = rng.uniform(0, 2 * C, y.size)
+        g = qn_penalty(x, K, y, beta, kappa, C, P)[1]
+        d = -(g + 0.3 * rng.standard_normal(y.size) * np.abs(g))  # a descent direction, not the gradient
+        if g @ d >= 0:
+            continue
+        ya, yd = y * x, y * d
+        step, Bu1, Bu2 = _penalty_line_min(x, d, ya, yd, K @ ya, K @ yd, x * x, beta @ (x * x), float(y @ x),
+                                           float(y @ d), beta, kappa, C, P)
+        assert step is not None and step > 0
+        slope = qn_penalty(x + step * d, K, y, beta, kappa, C, P)[1] @ d
+        assert abs(slope) <= _C2 * abs(g @ d) * (1 + 1e-9)
+        assert qn_penalty(x + step * d, K, y, beta, kappa, C, P)[0] < qn_penalty(x, K, y, beta, kappa, C, P)[0]
+        np.testing.assert_allclose(beta @ (x * x) + step * Bu1 + step**2 * Bu2, beta @ (x + step * d) ** 2,
+                                   rtol=1e-10, atol=1e-12)
+
+
+def test_exact_and_wolfe_line_searches_reach_the_same_optimum():
+    """Both line searches run the same DFP iteration; on the non-convex D_U instance they agree on eq. (15)."""
+    K, y, beta, kappa = _du_instance()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        ex = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0)
+        wo = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0, qn_line_search="wolfe")
+    assert abs(ex.objective - wo.objective) <= AGREE_RTOL * abs(wo.objective)
+    assert ex.kkt_residual < KKT_TOL and wo.kkt_residual < KKT_TOL
+    with pytest.raises(ValueError, match="qn_line_search"):
+        rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=1, qn_line_search="armijo")

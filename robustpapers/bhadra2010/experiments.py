@@ -312,7 +312,7 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
     The instance is bental2012's RSVM baseline (000 §7.1.2): one D_U(1, N, L) data set, the training part of
     ``fold`` of its 5 stratified folds, mean kernel and finite-support beta from the L training kernels,
     kappa = sqrt(2 log(1/eps)). Runs ``rsvm(method="qn")`` with the default ray scaling and with the earlier
-    unscaled scheme (``qn_scaling=None, penalty=1e3``), both from the same ``n_starts`` seeded starts, and the
+    unscaled scheme (``qn_scaling=None, penalty=1e3, qn_line_search="wolfe"``), both from the same ``n_starts`` seeded starts, and the
     SOCP on beta's PSD part (a feasible reference). Returns objectives of eq. (15), KKT residuals
     (:func:`rsvm_kkt_residual`), DFP iterations, convergence flags and wall times.
     """
@@ -336,7 +336,8 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
     rs = derive_seed(seed, "qnconv", N, L, C, eps)
     w = np.linalg.eigvalsh(beta)
     out = {"n": int(ytr.size), "beta_min_eig_rel": float(w[0] / w[-1])}
-    runs = {"scaled": dict(), "unscaled": dict(qn_scaling=None, penalty=1e3)}
+    # the unscaled scheme as first implemented: scipy's Wolfe line search
+    runs = {"scaled": dict(), "unscaled": dict(qn_scaling=None, penalty=1e3, qn_line_search="wolfe")}
     for name, kw in runs.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
