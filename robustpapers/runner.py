@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "load_cached", "provenance_summary",
+__all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "cached_sweep", "load_cached",
+           "provenance_summary",
            "benchmark_path", "load_benchmark", "parallel_map"]
 
 
@@ -216,6 +217,13 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
                 tmp = path.with_suffix(".tmp")
                 tmp.write_text(json.dumps(rec, indent=1, sort_keys=True))
                 os.replace(tmp, path)
+    return _frame(records)
+
+
+def _frame(records):
+    """The DataFrame of :func:`run_sweep`: one row per record, parameters then result fields."""
+    import pandas as pd
+
     rows = []
     for rec in records:
         row = dict(rec["params"])
@@ -225,6 +233,37 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
         row["cached"] = not rec.get("_fresh", False)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def cached_sweep(func, tasks, *, paperkey, experiment, version=1, root=None):
+    """The cached part of a sweep, computing nothing: for pages that show a long sweep once it is complete.
+
+    Parameters
+    ----------
+    func, tasks, paperkey, experiment, version, root
+        As for :func:`run_sweep`.
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        The rows :func:`run_sweep` would return for the tasks already cached (in task order).
+    n_missing : int
+        How many tasks are not cached yet.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> def square(x):
+    ...     return {"y": x * x}
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = run_sweep(square, grid(x=[3]), paperkey="demo", experiment="sq", root=d)
+    ...     frame, missing = cached_sweep(square, grid(x=[2, 3]), paperkey="demo", experiment="sq", root=d)
+    >>> frame.y.tolist(), missing
+    ([9], 1)
+    """
+    root = results_root() if root is None else Path(root)
+    records = [load_cached(func, dict(t), paperkey, experiment, version, root) for t in tasks]
+    return _frame([r for r in records if r is not None]), sum(r is None for r in records)
 
 
 def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label=None):

@@ -40,7 +40,7 @@ def main(argv=None):
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
-        print(exp, {k: t[k] for k in ("dataset", "noise", "fold", "seed", "xi", "rho", "prune") if k in t},
+        print(exp, {k: t[k] for k in ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune") if k in t},
               "cached" if bool(df.cached.iloc[0]) else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
 
 

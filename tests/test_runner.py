@@ -143,3 +143,18 @@ def test_provenance_names_the_commit_imported_not_a_later_head(tmp_path, monkeyp
     prov = provenance_summary("demo", "stamp", root=tmp_path)
     assert prov.git_commit.tolist() == [stamp]
     assert runner._read_git_commit() == "f" * 40  # what a process importing the runner now would stamp
+
+
+def test_cached_sweep_reads_what_run_sweep_wrote_and_computes_nothing(tmp_path):
+    from robustpapers.runner import cached_sweep
+
+    tasks = grid(x=[1, 2, 3], seed=[0])
+    full = run_sweep(square_task, tasks[:2], paperkey="t", experiment="cs", root=tmp_path)
+    n_files = len(list(tmp_path.rglob("*.json")))
+    CALLS.clear()
+    frame, missing = cached_sweep(square_task, tasks, paperkey="t", experiment="cs", root=tmp_path)
+    assert missing == 1 and not CALLS and len(list(tmp_path.rglob("*.json"))) == n_files
+    assert frame.drop(columns="cached").equals(full.drop(columns="cached")) and frame.cached.all()
+    # another version or function is another sweep: nothing of it is cached
+    assert cached_sweep(square_task, tasks, paperkey="t", experiment="cs", version=2, root=tmp_path)[1] == 3
+    assert cached_sweep(square_task_v2, tasks, paperkey="t", experiment="cs", root=tmp_path)[1] == 3
