@@ -181,31 +181,31 @@ def test_qn_starts_find_two_certified_local_optima_on_an_indefinite_beta():
 @pytest.mark.parametrize("C", [0.05, 10.0])
 def test_exact_line_search_meets_strong_wolfe_by_the_independent_gradient(C):
     """The 1-D restriction of eq. (17) used by the exact line search is the penalty itself: at the step it
-    returns, the directional derivative computed by ``qn_penalty`` has shrunk by the factor c2 = 0.1, and the
-    products it returns update beta alpha^2 exactly (C = 0.05 puts the box penalty in play)."""
-    from robustpapers.bhadra2010.solvers import _C2, _penalty_line_min
+    returns, the directional derivative computed by ``qn_penalty`` has shrunk by the factor c2 = 0.1, L has
+    decreased, and the value and gradient it returns (from products updated along the line) are
+    ``qn_penalty``'s (C = 0.05 puts the box penalty in play)."""
     from robustpapers.bhadra2010 import qn_penalty
+    from robustpapers.bhadra2010.solvers import _C2, _ExactSearch
 
     K, y, beta, kappa = _du_instance(N=20, L=10)
     K = K / np.abs(K).max()
     beta = beta / beta.max()
     rng = np.random.default_rng(3)
     P = 50.0
+    search = _ExactSearch(K, y, beta, kappa, C, P, refresh=1000)
+    x = rng.uniform(0, 2 * C, y.size)
+    f, g = search.at(x)
     for _ in range(20):
-        x = rng.uniform(0, 2 * C, y.size)
-        g = qn_penalty(x, K, y, beta, kappa, C, P)[1]
         d = -(g + 0.3 * rng.standard_normal(y.size) * np.abs(g))  # a descent direction, not the gradient
-        if g @ d >= 0:
-            continue
-        ya, yd = y * x, y * d
-        step, Bu1, Bu2 = _penalty_line_min(x, d, ya, yd, K @ ya, K @ yd, x * x, beta @ (x * x), float(y @ x),
-                                           float(y @ d), beta, kappa, C, P)
+        assert g @ d < 0
+        step, fn, gn = search.search(x, f, g, d)
         assert step is not None and step > 0
-        slope = qn_penalty(x + step * d, K, y, beta, kappa, C, P)[1] @ d
-        assert abs(slope) <= _C2 * abs(g @ d) * (1 + 1e-9)
-        assert qn_penalty(x + step * d, K, y, beta, kappa, C, P)[0] < qn_penalty(x, K, y, beta, kappa, C, P)[0]
-        np.testing.assert_allclose(beta @ (x * x) + step * Bu1 + step**2 * Bu2, beta @ (x + step * d) ** 2,
-                                   rtol=1e-10, atol=1e-12)
+        ref_f, ref_g = qn_penalty(x + step * d, K, y, beta, kappa, C, P)
+        assert abs(ref_g @ d) <= _C2 * abs(g @ d) * (1 + 1e-9)
+        assert ref_f < f
+        np.testing.assert_allclose(fn, ref_f, rtol=1e-10)
+        np.testing.assert_allclose(gn, ref_g, rtol=1e-8, atol=1e-10 * np.abs(ref_g).max())
+        x, f, g = x + step * d, fn, gn  # the next search starts from the products updated along the line
 
 
 def test_exact_and_wolfe_line_searches_reach_the_same_optimum():

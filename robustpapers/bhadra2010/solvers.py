@@ -251,153 +251,61 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
     return float(val), grad
 
 
-def _dfp_minimise(fun, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False):
-    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
+class _WolfeSearch:
+    """DFP's earlier line search: scipy's strong-Wolfe search (c2 = 0.1) on the penalty L as a black box."""
 
-    The inverse-Hessian approximation H (``H0``, warm-started from the previous penalty stage, else
-    ``h0`` times the identity, ``h0`` the inverse curvature of the problem) is updated by the
-    Davidon-Fletcher-Powell formula
-    H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive,
-    else reset to ``h0`` I. DFP needs accurate line searches, hence Wolfe with c2 = 0.1
-    (Armijo backtracking as a fallback). Stops when the gradient's infinity norm is below ``tol``
-    (absolute: the linear term e'alpha has unit gradient, so this is invariant to the scale of the
-    kernel; ``rel=True``: times max(1, |L|), the unscaled scheme's rule) or a step no longer decreases L
-    by 1e-14 relative to max(|L|, ``fscale``).
-    Returns (x, f, nit, converged, H).
-    """
-    from scipy.optimize import line_search
-    from scipy.optimize._linesearch import LineSearchWarning
+    def __init__(self, K_bar, y, beta, kappa, C, P):
+        self.fun = lambda a: qn_penalty(a, K_bar, y, beta, kappa, C, P)
+        self._last = None
 
-    cache = {}
+    def at(self, x):
+        """L and its gradient at x (x becomes the current point)."""
+        return self.fun(x)
 
-    def f_only(z):
-        v, g_ = fun(z)
-        cache["last"] = (z.copy(), v, g_)
-        return v
+    def search(self, x, f, g, d):
+        """A step along d meeting the strong Wolfe conditions, or None; then (step, L, gradient) there."""
+        from scipy.optimize import line_search
+        from scipy.optimize._linesearch import LineSearchWarning
 
-    def g_only(z):
-        last = cache.get("last")
-        if last is not None and np.array_equal(last[0], z):
-            return last[2]
-        return fun(z)[1]
+        def f_only(z):
+            v, g_ = self.fun(z)
+            self._last = (z.copy(), g_)
+            return v
 
-    x = x0.copy()
-    f, g = fun(x)
-    n = x.size
-    H = h0 * np.eye(n) if H0 is None else H0.copy()
-    for it in range(1, max_iter + 1):
-        if np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0):
-            return x, f, it - 1, True, H
-        d = -H @ g
-        slope = float(g @ d)
-        if slope >= 0:  # not a descent direction: restart with (scaled) steepest descent
-            H = h0 * np.eye(n)
-            d, slope = -h0 * g, -h0 * float(g @ g)
+        def g_only(z):
+            if self._last is not None and np.array_equal(self._last[0], z):
+                return self._last[1]
+            return self.fun(z)[1]
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", LineSearchWarning)
             step = line_search(f_only, g_only, x, d, gfk=g, old_fval=f, c1=1e-4, c2=_C2, maxiter=30)[0]
         if step is None:
-            step = 1.0
-            while step > 1e-16:
-                fn_try = fun(x + step * d)[0]
-                if fn_try <= f + 1e-4 * step * slope:
-                    break
-                step *= 0.5
-            if step <= 1e-16:
-                return x, f, it, False, H
-        xn = x + step * d
-        fn, gn = fun(xn)
-        s, q = xn - x, gn - g
-        sq = float(s @ q)
-        if sq > 1e-14 * np.linalg.norm(s) * np.linalg.norm(q):
-            Hq = H @ q
-            H = H + np.outer(s, s) / sq - np.outer(Hq, Hq) / float(q @ Hq)
-        else:
-            H = h0 * np.eye(n)
-        done = f - fn <= 1e-14 * max(fscale, abs(f))
-        x, f, g = xn, fn, gn
-        if done:
-            return x, f, it, True, H
-    return x, f, max_iter, np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0), H
+            return None, None, None
+        return (step, *self.fun(x + step * d))
 
 
-def _penalty_line_min(x, d, ya, yd, Kya, Kyd, a2, Ba2, yx, ydd, beta, kappa, C, P, c2=_C2, max_eval=40):
-    r"""Minimise :math:`\phi(s) = L(x + s d)` over :math:`s > 0`, L the square penalty of eq. (17).
+class _ExactSearch:
+    r"""DFP's line search on the one-dimensional restriction :math:`\phi(s) = L(x + sd)` of the penalty (eq. 17).
 
     Along a line every term of L is a polynomial in s once a few products are known:
     :math:`(Y(x+sd))^\top\bar K\,Y(x+sd)` is quadratic, :math:`\sum\beta_{ij}a_i^2a_j^2` with
     :math:`a = x + sd` is the quartic :math:`\sum_{p,q} s^{p+q}u_p^\top\beta u_q`
-    (:math:`u_0 = x^2, u_1 = 2x\circ d, u_2 = d^2`), and the penalty is piecewise quadratic. After two
-    products with beta and one with :math:`\bar K` (``Kyd``, by the caller), :math:`\phi'` and :math:`\phi''`
-    cost O(n): a safeguarded Newton iteration on :math:`\phi'` (bisection inside the bracket, at most a
-    fourfold step before one is found) stops at :math:`|\phi'(s)| \le c_2|\phi'(0)|`, the strong Wolfe
-    curvature condition. ``yx``, ``ydd``: :math:`y^\top x`, :math:`y^\top d`.
-    Returns (s or None, beta @ u1, beta @ u2).
+    (:math:`u_0 = x^2, u_1 = 2x\circ d, u_2 = d^2`), and the penalty is piecewise quadratic. After one product
+    with :math:`\bar K` and two with beta, :math:`\phi'` and :math:`\phi''` cost O(n): a safeguarded Newton
+    iteration on :math:`\phi'` (bisection inside the bracket, at most a fourfold step before one is found) stops
+    at :math:`|\phi'(s)| \le c_2|\phi'(0)|`, the strong Wolfe curvature condition (the caller checks
+    sufficient decrease). The products :math:`\bar KYx` and :math:`\beta x^2` at the new point follow from the
+    line's (recomputed every ``refresh`` searches against rounding drift), so a DFP iteration costs four
+    products with an n x n matrix, two of them DFP's own.
     """
-    A1, A2 = float(ya @ Kyd), float(yd @ Kyd)
-    u1, u2 = 2.0 * x * d, d * d
-    Bu1, Bu2 = beta @ u1, beta @ u2
-    q0, q1 = float(a2 @ Ba2), 2.0 * float(a2 @ Bu1)
-    q2 = 2.0 * float(a2 @ Bu2) + float(u1 @ Bu1)
-    q3, q4 = 2.0 * float(u1 @ Bu2), float(u2 @ Bu2)
-    ed = float(d.sum())
 
-    def dphi(t):
-        q = q0 + t * (q1 + t * (q2 + t * (q3 + t * q4)))
-        dq = q1 + t * (2.0 * q2 + t * (3.0 * q3 + t * 4.0 * q4))
-        a = x + t * d
-        over, under = np.maximum(a - C, 0.0), np.minimum(a, 0.0)
-        g1 = A1 + t * A2 - ed + P * ((yx + t * ydd) * ydd + float(d @ (over + under)))
-        h1 = A2 + P * (ydd * ydd + float(u2[(a > C) | (a < 0)].sum()))
-        if q > 0:
-            r = np.sqrt(q)
-            ddq = 2.0 * q2 + t * (6.0 * q3 + t * 12.0 * q4)
-            g1 += kappa * dq / (4.0 * r)
-            h1 += kappa * (ddq / (4.0 * r) - dq * dq / (8.0 * r * q))
-        return g1, h1
+    def __init__(self, K_bar, y, beta, kappa, C, P, refresh=50, max_eval=40):
+        self.K, self.y, self.beta, self.kappa, self.C, self.P = K_bar, y, beta, kappa, C, P
+        self.refresh, self.max_eval, self.n_search = refresh, max_eval, 0
 
-    g0 = dphi(0.0)[0]
-    if not g0 < 0:
-        return None, Bu1, Bu2
-    lo, hi, t = 0.0, np.inf, 1.0
-    for _ in range(max_eval):
-        g, h = dphi(t)
-        if abs(g) <= c2 * -g0:
-            return t, Bu1, Bu2
-        if g < 0:
-            lo = t
-        else:
-            hi = t
-        tn = t - g / h if h > 0 else np.inf
-        if not np.isfinite(hi):
-            tn = min(tn, 4.0 * t) if tn > t else 4.0 * t
-        elif not lo < tn < hi:
-            tn = 0.5 * (lo + hi)
-        t = tn
-    return (t if lo > 0 else None), Bu1, Bu2
-
-
-def _dfp_penalty(x0, K_bar, y, beta, kappa, C, P, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False, refresh=50):
-    """DFP on the square penalty of eq. (17) with exact line searches (:func:`_penalty_line_min`).
-
-    The same DFP iteration as :func:`_dfp_minimise` (update, curvature guard, restart, stopping rules), but
-    the line search works on the penalty's one-dimensional restriction, and the products
-    :math:`\\bar K Yx` and :math:`\\beta x^2` at the new point are updated from the line search's
-    (recomputed every ``refresh`` iterations against rounding drift): an iteration costs four products with
-    an n x n matrix (two of them DFP's) instead of two per trial step of a generic search.
-    Returns (x, f, nit, converged, H).
-    """
-    n = x0.size
-
-    def small(g, f):
-        return bool(np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0))
-
-    def products(x):
-        ya = y * x
-        a2 = x * x
-        return ya, K_bar @ ya, a2, beta @ a2
-
-    def value_grad(x, ya, Kya, a2, Ba2):
+    def _value_grad(self, x, ya, Kya, a2, Ba2):
+        y, C, P, kappa = self.y, self.C, self.P, self.kappa
         r = np.sqrt(max(float(a2 @ Ba2), 0.0))
         yx = float(y @ x)
         over, under = np.maximum(x - C, 0.0), np.minimum(x, 0.0)
@@ -405,11 +313,91 @@ def _dfp_penalty(x0, K_bar, y, beta, kappa, C, P, tol, max_iter, H0=None, h0=1.0
         grad = y * Kya - 1.0 + P * (yx * y + over + under)
         if r > 1e-300:
             grad = grad + kappa * x * Ba2 / r
-        return float(val), grad, yx
+        return float(val), grad
+
+    def at(self, x):
+        ya, a2 = self.y * x, x * x
+        self.prod = (ya, self.K @ ya, a2, self.beta @ a2)
+        return self._value_grad(x, *self.prod)
+
+    def search(self, x, f, g, d):
+        y, C, P, kappa = self.y, self.C, self.P, self.kappa
+        ya, Kya, a2, Ba2 = self.prod
+        yd = y * d
+        Kyd = self.K @ yd
+        u1, u2 = 2.0 * x * d, d * d
+        Bu1, Bu2 = self.beta @ u1, self.beta @ u2
+        A1, A2 = float(ya @ Kyd), float(yd @ Kyd)
+        q0, q1 = float(a2 @ Ba2), 2.0 * float(a2 @ Bu1)
+        q2 = 2.0 * float(a2 @ Bu2) + float(u1 @ Bu1)
+        q3, q4 = 2.0 * float(u1 @ Bu2), float(u2 @ Bu2)
+        ed, yx, ydd = float(d.sum()), float(y @ x), float(y @ d)
+
+        def dphi(t):
+            q = q0 + t * (q1 + t * (q2 + t * (q3 + t * q4)))
+            dq = q1 + t * (2.0 * q2 + t * (3.0 * q3 + t * 4.0 * q4))
+            a = x + t * d
+            over, under = np.maximum(a - C, 0.0), np.minimum(a, 0.0)
+            g1 = A1 + t * A2 - ed + P * ((yx + t * ydd) * ydd + float(d @ (over + under)))
+            h1 = A2 + P * (ydd * ydd + float(u2[(a > C) | (a < 0)].sum()))
+            if q > 0:
+                r = np.sqrt(q)
+                ddq = 2.0 * q2 + t * (6.0 * q3 + t * 12.0 * q4)
+                g1 += kappa * dq / (4.0 * r)
+                h1 += kappa * (ddq / (4.0 * r) - dq * dq / (8.0 * r * q))
+            return g1, h1
+
+        g0 = dphi(0.0)[0]
+        step = None
+        if g0 < 0:
+            lo, hi, t = 0.0, np.inf, 1.0
+            for _ in range(self.max_eval):
+                g1, h1 = dphi(t)
+                if abs(g1) <= _C2 * -g0:
+                    step = t
+                    break
+                if g1 < 0:
+                    lo = t
+                else:
+                    hi = t
+                tn = t - g1 / h1 if h1 > 0 else np.inf
+                if not np.isfinite(hi):
+                    tn = min(tn, 4.0 * t) if tn > t else 4.0 * t
+                elif not lo < tn < hi:
+                    tn = 0.5 * (lo + hi)
+                t = tn
+            else:
+                step = t if lo > 0 else None
+        if step is None:
+            return None, None, None
+        self.n_search += 1
+        xn = x + step * d
+        if self.n_search % self.refresh == 0:
+            return (step, *self.at(xn))
+        self.prod = (y * xn, Kya + step * Kyd, xn * xn, Ba2 + step * Bu1 + step**2 * Bu2)
+        return (step, *self._value_grad(xn, *self.prod))
+
+
+def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False):
+    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
+
+    ``search``: :class:`_ExactSearch` (default of :func:`rsvm`) or :class:`_WolfeSearch`. The
+    inverse-Hessian approximation H (``H0``, warm-started from the previous penalty stage, else ``h0`` times
+    the identity, ``h0`` the inverse curvature of the problem) is updated by the Davidon-Fletcher-Powell
+    formula H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive, else
+    reset to ``h0`` I. DFP needs accurate line searches, hence strong Wolfe with c2 = 0.1, and Armijo
+    backtracking where the search fails or does not decrease L enough. Stops when the gradient's infinity norm
+    is below ``tol`` (absolute: the linear term e'alpha has unit gradient, so this is invariant to the scale of
+    the kernel; ``rel=True``: times max(1, |L|), the unscaled scheme's rule) or a step no longer decreases L
+    by 1e-14 relative to max(|L|, ``fscale``).
+    Returns (x, f, nit, converged, H).
+    """
+    def small(g, f):
+        return bool(np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0))
 
     x = x0.copy()
-    ya, Kya, a2, Ba2 = products(x)
-    f, g, yx = value_grad(x, ya, Kya, a2, Ba2)
+    f, g = search.at(x)
+    n = x.size
     H = h0 * np.eye(n) if H0 is None else H0.copy()
     for it in range(1, max_iter + 1):
         if small(g, f):
@@ -418,27 +406,18 @@ def _dfp_penalty(x0, K_bar, y, beta, kappa, C, P, tol, max_iter, H0=None, h0=1.0
         if float(g @ d) >= 0:  # not a descent direction: restart with (scaled) steepest descent
             H = h0 * np.eye(n)
             d = -h0 * g
-        yd = y * d
-        Kyd = K_bar @ yd
-        step, Bu1, Bu2 = _penalty_line_min(x, d, ya, yd, Kya, Kyd, a2, Ba2, yx, float(y @ d), beta, kappa, C, P)
-        if step is not None:
-            xn = x + step * d
-            if it % refresh == 0:
-                pn = products(xn)
-            else:
-                pn = (y * xn, Kya + step * Kyd, xn * xn, Ba2 + step * Bu1 + step**2 * Bu2)
-            fn, gn, yxn = value_grad(xn, *pn)
-        if step is None or not fn <= f + 1e-4 * step * float(g @ d):  # Armijo fallback (non-convex line)
-            step, slope = 1.0, float(g @ d)
+        slope = float(g @ d)
+        step, fn, gn = search.search(x, f, g, d)
+        if step is None or not fn <= f + 1e-4 * step * slope:  # Armijo backtracking as a fallback
+            step = 1.0
             while step > 1e-16:
-                xn = x + step * d
-                pn = products(xn)
-                fn, gn, yxn = value_grad(xn, *pn)
+                fn, gn = search.at(x + step * d)
                 if fn <= f + 1e-4 * step * slope:
                     break
                 step *= 0.5
             if step <= 1e-16:
                 return x, f, it, False, H
+        xn = x + step * d
         s, q = xn - x, gn - g
         sq = float(s @ q)
         if sq > 1e-14 * np.linalg.norm(s) * np.linalg.norm(q):
@@ -449,8 +428,7 @@ def _dfp_penalty(x0, K_bar, y, beta, kappa, C, P, tol, max_iter, H0=None, h0=1.0
         else:
             H = h0 * np.eye(n)
         done = f - fn <= 1e-14 * max(fscale, abs(f))
-        x, f, g, yx = xn, fn, gn, yxn
-        ya, Kya, a2, Ba2 = pn
+        x, f, g = xn, fn, gn
         if done:
             return x, f, it, True, H
     return x, f, max_iter, small(g, f), H
@@ -493,8 +471,8 @@ def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scal
     ``scaled=False``: the previous, unscaled scheme (start as drawn, :math:`P_k = 10^k P\max(1, C\max_i\bar K_{ii})`,
     :math:`H_0 = I`, gradient tolerance relative to :math:`\max(1, |L|)`), kept for comparison: it fails when the
     optimal alpha is far smaller than C (000's D_U data, C = 100).
-    ``exact=True``: DFP with exact line searches on the penalty (:func:`_dfp_penalty`); ``False``: scipy's
-    strong-Wolfe search on the penalty as a black box (:func:`_dfp_minimise`).
+    ``exact=True``: DFP's line search on the penalty's restriction to the line (:class:`_ExactSearch`);
+    ``False``: scipy's strong-Wolfe search on the penalty as a black box (:class:`_WolfeSearch`).
     """
     alpha = alpha0
     if scaled:
@@ -513,13 +491,9 @@ def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scal
         last = i == len(penalties) - 1
         # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
         tol_k, H0 = (tol if last else max(tol, 1e-3)), (H if _WARM_H else None)
-        if exact:
-            alpha, _, k, conv, H = _dfp_penalty(alpha, K_bar, y, beta, kappa, C, P, tol_k, max_iter, H0=H0, h0=h0,
-                                                fscale=fscale, rel=not scaled)
-        else:
-            fun = (lambda a, P=P: qn_penalty(a, K_bar, y, beta, kappa, C, P))
-            alpha, _, k, conv, H = _dfp_minimise(fun, alpha, tol_k, max_iter, H0=H0, h0=h0, fscale=fscale,
-                                                 rel=not scaled)
+        search = (_ExactSearch if exact else _WolfeSearch)(K_bar, y, beta, kappa, C, P)
+        alpha, _, k, conv, H = _dfp_minimise(search, alpha, tol_k, max_iter, H0=H0, h0=h0, fscale=fscale,
+                                             rel=not scaled)
         nit += k
         if last:
             ok = conv
