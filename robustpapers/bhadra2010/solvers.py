@@ -235,19 +235,19 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
         \sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2} - e^\top\alpha
         + \tfrac P2\Bigl[(y^\top\alpha)^2 + \sum_{\alpha_i>C}(\alpha_i-C)^2 + \sum_{\alpha_i<0}\alpha_i^2\Bigr].
     """
-    ya = y * alpha
-    Kya = K_bar @ ya
-    a2 = alpha**2
-    Ba2 = beta @ a2
-    s2 = float(a2 @ Ba2)
-    s = np.sqrt(max(s2, 0.0))
-    sy = float(y @ alpha)
-    over = np.maximum(alpha - C, 0.0)
-    under = np.minimum(alpha, 0.0)
-    val = 0.5 * ya @ Kya + 0.5 * kappa * s - alpha.sum() + 0.5 * penalty * (sy**2 + over @ over + under @ under)
-    grad = y * Kya - 1.0 + penalty * (sy * y + over + under)
-    if s > 1e-300:
-        grad = grad + kappa * alpha * Ba2 / s
+    ya, a2 = y * alpha, alpha * alpha
+    return _penalty_from_products(alpha, ya, K_bar @ ya, a2, beta @ a2, y, kappa, C, penalty)
+
+
+def _penalty_from_products(x, ya, Kya, a2, Ba2, y, kappa, C, P):
+    """:func:`qn_penalty` at x given the products ``Kya`` = K_bar (y x) and ``Ba2`` = beta x^2."""
+    r = np.sqrt(max(float(a2 @ Ba2), 0.0))
+    yx = float(y @ x)
+    over, under = np.maximum(x - C, 0.0), np.minimum(x, 0.0)
+    val = 0.5 * float(ya @ Kya) + 0.5 * kappa * r - x.sum() + 0.5 * P * (yx**2 + over @ over + under @ under)
+    grad = y * Kya - 1.0 + P * (yx * y + over + under)
+    if r > 1e-300:
+        grad = grad + kappa * x * Ba2 / r
     return float(val), grad
 
 
@@ -305,15 +305,7 @@ class _ExactSearch:
         self.refresh, self.max_eval, self.n_search = refresh, max_eval, 0
 
     def _value_grad(self, x, ya, Kya, a2, Ba2):
-        y, C, P, kappa = self.y, self.C, self.P, self.kappa
-        r = np.sqrt(max(float(a2 @ Ba2), 0.0))
-        yx = float(y @ x)
-        over, under = np.maximum(x - C, 0.0), np.minimum(x, 0.0)
-        val = 0.5 * float(ya @ Kya) + 0.5 * kappa * r - x.sum() + 0.5 * P * (yx**2 + over @ over + under @ under)
-        grad = y * Kya - 1.0 + P * (yx * y + over + under)
-        if r > 1e-300:
-            grad = grad + kappa * x * Ba2 / r
-        return float(val), grad
+        return _penalty_from_products(x, ya, Kya, a2, Ba2, self.y, self.kappa, self.C, self.P)
 
     def at(self, x):
         ya, a2 = self.y * x, x * x
