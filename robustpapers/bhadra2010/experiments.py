@@ -20,7 +20,7 @@ from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
            "robustness_task", "bound_task", "table1_task", "qn_starts_task", "qn_convergence_task",
-           "local_optima_instance", "local_optima_task",
+           "local_optima_instance", "local_optima_task", "qn_cap_task",
            "kappa_finite_support_any", "PAPER_SCALE", "sweep_tasks", "paper_scale_tasks"]
 
 #: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
@@ -304,6 +304,29 @@ def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, see
     w = np.linalg.eigvalsh(beta_fs)
     return {"start_objectives": qn.start_objectives.tolist(), "qn_objective": qn.objective,
             "socp_objective_psd_part": soc.objective, "beta_min_eig_rel": float(w[0] / w[-1])}
+
+
+def qn_cap_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, max_iters, seed):
+    """RSVM_QN's first ``n_starts`` starts of :func:`qn_starts_task` (same data, same seeded starts) rerun with
+    each DFP iteration cap in ``max_iters``: per cap, every start's objective, convergence flag and KKT residual
+    (:func:`rsvm_kkt_residual`), to tell starts stopped by the cap from distinct local optima."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y, K = prep["y"], prep["K"]
+    beta_fs, _ = _betas(prep, np.arange(y.size), False)
+    kappa = kappa_finite_support_any(eps)
+    out = {}
+    for cap in max_iters:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            qn = rsvm(K, y, C, beta_fs, kappa, method="qn", n_starts=n_starts, max_iter=cap,
+                      random_state=derive_seed(seed, "qnst", dataset))
+        out[str(cap)] = {"objectives": qn.start_objectives.tolist(), "converged": qn.start_converged.tolist(),
+                         "kkt": [rsvm_kkt_residual(K, y, beta_fs, kappa, C, a) for a in qn.start_alphas]}
+    return out
 
 
 def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
