@@ -6,6 +6,8 @@ Every task regenerates its data set from its seed, so each is independent and ca
 * :func:`bound_task` — Fig. 3 (effective epsilon of the chance constraint against epsilon);
 * :func:`table1_task` — Table 1 (one cross-validation fold, all classifiers over the (C, eps) grid);
 * :func:`qn_convergence_task` — RSVM_QN, scaled and unscaled, on 000's D_U data where alpha* << C;
+* :func:`qn_starts_task`, :func:`qn_cap_task` — the spread of RSVM_QN's random starts, and whether a start
+  was stopped by DFP's iteration cap;
 * :func:`local_optima_task` — RSVM_QN's distinct local optima on a small constructed non-PSD beta.
 """
 from __future__ import annotations
@@ -335,8 +337,8 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0):
     The instance is bental2012's RSVM baseline (000 §7.1.2): one D_U(1, N, L) data set, the training part of
     ``fold`` of its 5 stratified folds, mean kernel and finite-support beta from the L training kernels,
     kappa = sqrt(2 log(1/eps)). Runs ``rsvm(method="qn")`` with the default ray scaling and with the earlier
-    unscaled scheme (``qn_scaling=None, penalty=1e3, qn_line_search="wolfe"``), both from the same ``n_starts`` seeded starts, and the
-    SOCP on beta's PSD part (a feasible reference). Returns objectives of eq. (15), KKT residuals
+    unscaled scheme (``qn_scaling=None, penalty=1e3, qn_line_search="wolfe"``), both from the same ``n_starts``
+    seeded starts, and the SOCP on beta's PSD part (a feasible reference). Returns objectives of eq. (15), KKT residuals
     (:func:`rsvm_kkt_residual`), DFP iterations, convergence flags and wall times.
     """
     import time

@@ -606,7 +606,8 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       restriction (a quadratic, the square root of a quartic and a piecewise-quadratic penalty, all known in
       closed form after three matrix-vector products) to the strong Wolfe curvature condition
       :math:`|\phi'(s)|\le0.1|\phi'(0)|`; ``"wolfe"`` uses scipy's strong-Wolfe search on L as a black box
-      (the earlier implementation: the same DFP iteration, about twice the time). The paper does not say which
+      (the earlier implementation: the same DFP iteration, more evaluations per step; timed side by side by
+      ``benchmarks/bhadra2010_socp_vs_qn.py``). The paper does not say which
       line search its DFP uses.
       Works for any non-negative symmetric beta (the problem is then non-convex).
 
