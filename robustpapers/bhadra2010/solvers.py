@@ -259,7 +259,7 @@ class _WolfeSearch:
         self._last = None
 
     def at(self, x):
-        """L and its gradient at x (x becomes the current point)."""
+        """L and its gradient at x."""
         return self.fun(x)
 
     def search(self, x, f, g, d):
@@ -395,10 +395,10 @@ def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=Fa
         if small(g, f):
             return x, f, it - 1, True, H
         d = -H @ g
-        if float(g @ d) >= 0:  # not a descent direction: restart with (scaled) steepest descent
-            H = h0 * np.eye(n)
-            d = -h0 * g
         slope = float(g @ d)
+        if slope >= 0:  # not a descent direction: restart with (scaled) steepest descent
+            H = h0 * np.eye(n)
+            d, slope = -h0 * g, -h0 * float(g @ g)
         step, fn, gn = search.search(x, f, g, d)
         if step is None or not fn <= f + 1e-4 * step * slope:  # Armijo backtracking as a fallback
             step = 1.0
