@@ -17,9 +17,10 @@ import json
 import platform
 import time
 import warnings
+from pathlib import Path
 
-from robustpapers.bhadra2010.experiments import (CLASSIFIERS, bound_task, qn_starts_task, robustness_task,
-                                                 table1_task)
+from robustpapers.bhadra2010.experiments import (CLASSIFIERS, PAPER_SCALE, bound_task, qn_starts_task,
+                                                 robustness_task, table1_task)
 from robustpapers.runner import benchmark_path
 
 ALL = list(CLASSIFIERS)
@@ -27,21 +28,23 @@ SIZE = dict(n_per_class=100, n_samples=100, seed=0)
 #: (sweep, task function, representative parameters, number of tasks at paper scale)
 SWEEPS = [
     ("fig1", robustness_task, dict(dataset=0, noise="uniform", kappa=1.25, C=10.0, n_starts=100, methods=ALL,
-                                   iid=False), 20 * 3 * 11),
+                                   iid=False, qn_max_iter=PAPER_SCALE["qn_max_iter"]), 20 * 3 * 11),
     ("fig2", robustness_task, dict(dataset=0, noise="uniform", kappa=1.25, C=10.0, n_starts=100,
                                    methods=["RSVM_QP", "RSVMg_QP", "SVM"], iid=True), 20 * 3 * 11),
     ("fig3", bound_task, dict(dataset=0, noise="uniform", eps=0.3, C=10.0, n_eval=1000, n_starts=5,
                               methods=ALL[:6]), 20 * 4 * 11),
     ("qn_starts", qn_starts_task, dict(dataset=0, noise="beta0.5", eps=0.1, C=10.0, n_starts=100), 20),
     ("table1", table1_task, dict(dataset=0, noise="uniform", fold=0, n_folds=5, Cs=[0.1, 1.0, 5.0, 10.0, 50.0, 100.0],
-                                 epss=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45], n_starts=5, methods=ALL),
+                                 epss=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45], n_starts=5, methods=ALL,
+                                 qn_max_iter=PAPER_SCALE["qn_max_iter"]),
      20 * 3 * 5),
 ]
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--only", nargs="+", default=None, help="time only these sweeps")
+    p.add_argument("--only", nargs="+", default=None,
+                   help="time only these sweeps (the other rows of an existing --out file are kept)")
     p.add_argument("--out", default=str(benchmark_path("bhadra2010", "paper_cost")))
     args = p.parse_args(argv)
     rows = []
@@ -56,6 +59,11 @@ def main(argv=None):
         rows.append(dict(sweep=name, task=func.__name__, task_cpu_s=round(cpu, 1), task_wall_s=round(wall, 1),
                          n_tasks=n_tasks, sweep_cpu_h_est=round(cpu * n_tasks / 3600, 1)))
         print(rows[-1], flush=True)
+    if args.only and Path(args.out).exists():  # keep the rows of the sweeps not timed now, in SWEEPS order
+        with open(args.out) as fh:
+            kept = {r["sweep"]: r for r in json.load(fh)["rows"] if r["sweep"] not in args.only}
+        new = {r["sweep"]: r for r in rows}
+        rows = [new.get(name) or kept[name] for name, *_ in SWEEPS if name in new or name in kept]
     total = round(sum(r["sweep_cpu_h_est"] for r in rows), 1)
     out = dict(rows=rows, summary=dict(total_cpu_h_est=total),
                machine=dict(python=platform.python_version(), machine=platform.machine()),

@@ -148,8 +148,9 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
         beta = beta_from_kernel_support(train.K_bar, train.a, train.b)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
+            # DFP's cap as in rsvm_on_kernel_set, this chapter's RSVM baseline (Figs. 3-4)
             res = rsvm(train.K_bar, y, C, beta, kappa_finite_support(eps), method="qn", n_starts=n_starts,
-                       random_state=random_state)
+                       max_iter=2000, random_state=random_state)
         alpha, b = res.alpha, res.b
         info.update(objective=float(res.objective))
     elif method in ("Nominal", "SVM_Kbar"):

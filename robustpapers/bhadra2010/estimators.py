@@ -61,7 +61,7 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, C=1.0, eps=0.1, noise="finite_support", method="socp", beta_approx=None,
-                 n_starts=20, max_iter=2000, tol=1e-7, random_state=None):
+                 n_starts=20, max_iter=20000, tol=1e-7, random_state=None):
         self.C = C
         self.eps = eps
         self.noise = noise
