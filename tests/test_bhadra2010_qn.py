@@ -219,3 +219,41 @@ def test_exact_and_wolfe_line_searches_reach_the_same_optimum():
     assert ex.kkt_residual < KKT_TOL and wo.kkt_residual < KKT_TOL
     with pytest.raises(ValueError, match="qn_line_search"):
         rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=1, qn_line_search="armijo")
+
+
+class _NoDecrease:
+    """A penalty whose reported gradient promises descent that no step delivers: every move increases it
+    (as rounding does at a numerical floor)."""
+
+    def at(self, x):
+        return 1.0 + abs(float(np.sum(x))), np.ones_like(x)
+
+    def search(self, x, f, g, d):
+        return None, None, None
+
+
+def test_qn_says_why_a_start_stopped_and_names_the_right_knob(monkeypatch):
+    """A start stopped by the iteration cap warns naming max_iter; one whose line search finds no decrease
+    before the gradient test is met (more iterations would not help) names tol; converged starts are
+    'tol' or 'stalled' (no further decrease)."""
+    from robustpapers.bhadra2010 import solvers
+
+    K, y, beta, kappa = _du_instance(N=10, L=5)
+    ok = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0)
+    assert ok.success and set(ok.start_status) <= {"tol", "stalled"}
+    with pytest.warns(ConvergenceWarning, match="increase max_iter"):
+        capped = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0, max_iter=1)
+    assert not capped.success and list(capped.start_status) == ["max_iter", "max_iter"]
+    # the floor: Armijo backtracking finds no decrease along a direction the gradient calls descent
+    x, f, nit, status, _ = solvers._dfp_minimise(_NoDecrease(), np.zeros(3), tol=1e-7, max_iter=50)
+    assert (status, nit, f) == ("line_search", 1, 1.0)
+    real = solvers._dfp_minimise
+
+    def floor_in_last_stage(search, x0, tol, *args, **kw):
+        x, f, nit, status, H = real(search, x0, tol, *args, **kw)
+        return x, f, nit, ("line_search" if tol < 1e-3 else status), H
+
+    monkeypatch.setattr(solvers, "_dfp_minimise", floor_in_last_stage)
+    with pytest.warns(ConvergenceWarning, match="increase tol"):
+        floor = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0)
+    assert not floor.success and list(floor.start_status) == ["line_search", "line_search"]

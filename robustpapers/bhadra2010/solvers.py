@@ -382,7 +382,9 @@ def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=Fa
     is below ``tol`` (absolute: the linear term e'alpha has unit gradient, so this is invariant to the scale of
     the kernel; ``rel=True``: times max(1, |L|), the unscaled scheme's rule) or a step no longer decreases L
     by 1e-14 relative to max(|L|, ``fscale``).
-    Returns (x, f, nit, converged, H).
+    Returns (x, f, nit, status, H); ``status`` is ``"tol"`` (gradient test met), ``"stalled"`` (no further
+    decrease: converged to working precision), ``"line_search"`` (not even Armijo backtracking found a decrease
+    before the gradient test was met: a numerical floor above ``tol``) or ``"max_iter"``.
     """
     def small(g, f):
         return bool(np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0))
@@ -393,7 +395,7 @@ def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=Fa
     H = h0 * np.eye(n) if H0 is None else H0.copy()
     for it in range(1, max_iter + 1):
         if small(g, f):
-            return x, f, it - 1, True, H
+            return x, f, it - 1, "tol", H
         d = -H @ g
         slope = float(g @ d)
         if slope >= 0:  # not a descent direction: restart with (scaled) steepest descent
@@ -408,7 +410,7 @@ def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=Fa
                     break
                 step *= 0.5
             if step <= 1e-16:
-                return x, f, it, False, H
+                return x, f, it, "line_search", H
         xn = x + step * d
         s, q = xn - x, gn - g
         sq = float(s @ q)
@@ -422,8 +424,8 @@ def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=Fa
         done = f - fn <= 1e-14 * max(fscale, abs(f))
         x, f, g = xn, fn, gn
         if done:
-            return x, f, it, True, H
-    return x, f, max_iter, small(g, f), H
+            return x, f, it, "stalled", H
+    return x, f, max_iter, ("tol" if small(g, f) else "max_iter"), H
 
 
 def _qn_start_packed(a):
@@ -455,7 +457,8 @@ def _curvature(K_bar, y, beta, kappa, alpha):
 
 
 def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=True, exact=True):
-    r"""One DFP run (four penalty stages) from ``alpha0``; returns (alpha, objective, nit, converged).
+    r"""One DFP run (four penalty stages) from ``alpha0``; returns (alpha, objective, nit, converged, status),
+    ``status`` the final stage's (:func:`_dfp_minimise`).
 
     ``scaled=True`` (the default of :func:`rsvm`): the start is moved to the best point on its ray
     (:func:`_ray_scale`), the penalties are :math:`P_k = 10^k P \lambda` and DFP's initial inverse Hessian is
@@ -477,20 +480,20 @@ def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scal
         scale = max(1.0, float(np.abs(np.diag(K_bar)).max()) * C)
         penalties = [penalty * scale * 10.0**k for k in (-3, -2, -1, 0)]
         h0, fscale = 1.0, 1.0
-    nit, ok = 0, True
+    nit, status = 0, "tol"
     H = None
     for i, P in enumerate(penalties):
         last = i == len(penalties) - 1
         # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
         tol_k, H0 = (tol if last else max(tol, 1e-3)), (H if _WARM_H else None)
         search = (_ExactSearch if exact else _WolfeSearch)(K_bar, y, beta, kappa, C, P)
-        alpha, _, k, conv, H = _dfp_minimise(search, alpha, tol_k, max_iter, H0=H0, h0=h0, fscale=fscale,
-                                             rel=not scaled)
+        alpha, _, k, stage_status, H = _dfp_minimise(search, alpha, tol_k, max_iter, H0=H0, h0=h0, fscale=fscale,
+                                                     rel=not scaled)
         nit += k
         if last:
-            ok = conv
+            status = stage_status
     alpha = project_svm_set(alpha, y, C)
-    return alpha, rsvm_objective(K_bar, y, beta, kappa, alpha), nit, ok
+    return alpha, rsvm_objective(K_bar, y, beta, kappa, alpha), nit, status in ("tol", "stalled"), status
 
 
 # ----------------------------------------------------------------------------- SOCP (Theorem 6)
@@ -647,9 +650,12 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     SolverResult
         ``alpha``, ``b``, ``objective`` (000 eq. 7 at ``alpha``), ``t`` (the constraint's left side),
         ``beta`` (the beta actually used), ``method``, ``kkt_residual`` (:func:`rsvm_kkt_residual` at ``alpha``);
-        for ``"qn"`` also ``start_objectives``, ``start_alphas`` (n_starts, n), ``start_converged`` and
-        ``best_start`` (each start's end point, so that distinct local optima can be told apart and certified
-        with :func:`rsvm_kkt_residual`).
+        for ``"qn"`` also ``start_objectives``, ``start_alphas`` (n_starts, n), ``start_converged``,
+        ``start_status`` (why each start's last DFP stage stopped: ``"tol"``, ``"stalled"`` (no further decrease),
+        ``"line_search"`` (a numerical floor above ``tol``) or ``"max_iter"``; the first two count as converged)
+        and ``best_start`` (each start's end point, so that distinct local optima can be told apart and certified
+        with :func:`rsvm_kkt_residual`). A best start stopped by ``max_iter`` warns naming ``max_iter``, one stopped
+        by its line search names ``tol``.
 
     Examples
     --------
@@ -753,9 +759,13 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         alpha = outs[best][0]
         nit = int(sum(o[2] for o in outs))
         success = bool(outs[best][3])
-        if not success:
+        if outs[best][4] == "max_iter":
             warn_not_converged("rsvm(method='qn')", "max_iter", "the best start's DFP run hit max_iter")
+        elif not success:  # a numerical floor: more iterations would not help
+            warn_not_converged("rsvm(method='qn')", "tol", "the best start's line search found no decrease "
+                               f"before DFP's gradient test (infinity norm <= tol = {tol:g}) was met")
         extra["start_converged"] = np.array([bool(o[3]) for o in outs])
+        extra["start_status"] = np.array([o[4] for o in outs])
         extra["start_alphas"] = np.array([o[0] for o in outs])
         message = f"DFP quasi-Newton, best of {n_starts} starts"
         extra["start_objectives"] = objs
