@@ -257,3 +257,34 @@ def test_qn_says_why_a_start_stopped_and_names_the_right_knob(monkeypatch):
     with pytest.warns(ConvergenceWarning, match="increase tol"):
         floor = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0)
     assert not floor.success and list(floor.start_status) == ["line_search", "line_search"]
+
+
+def test_exact_search_restriction_is_the_directional_derivative_across_the_box():
+    """phi'(s) of the exact line search equals qn_penalty's gradient times d at steps on both sides of the points
+    where coordinates leave or re-enter the box, with coordinates starting outside, on and inside it; phi''
+    matches a finite difference of phi' between two such points."""
+    from robustpapers.bhadra2010 import qn_penalty
+    from robustpapers.bhadra2010.solvers import _ExactSearch
+
+    K, y, beta, kappa = _du_instance(N=20, L=10)
+    K, beta, C, P = K / np.abs(K).max(), beta / beta.max(), 1.0, 30.0
+    rng = np.random.default_rng(5)
+    n = y.size
+    x = rng.uniform(-0.5, 1.5, n)
+    x[:3] = [0.0, C, 0.5]
+    d = rng.standard_normal(n)
+    d[2] = 0.0
+    search = _ExactSearch(K, y, beta, kappa, C, P)
+    search.at(x)
+    dphi, _ = search._restriction(x, d)
+    with np.errstate(divide="ignore"):
+        cross = np.concatenate(((C - x) / d, -x / d))  # where a coordinate meets a bound of the box
+    breaks = np.sort(cross[np.isfinite(cross) & (cross > 0)])
+    assert breaks.size > 5
+    for s in np.concatenate(([0.0, 1e-3, 3.0], breaks * (1 - 1e-7), breaks * (1 + 1e-7))):
+        ref = qn_penalty(x + s * d, K, y, beta, kappa, C, P)[1] @ d
+        assert dphi(s)[0] == pytest.approx(ref, rel=1e-9, abs=1e-9 * np.abs(d).sum())
+    # between two crossing points phi' is smooth and phi'' its derivative
+    a, b = breaks[0], breaks[1] if breaks.size > 1 else 2 * breaks[0]
+    m, h = 0.5 * (a + b), 1e-6 * (b - a)
+    assert dphi(m)[1] == pytest.approx((dphi(m + h)[0] - dphi(m - h)[0]) / (2 * h), rel=1e-5)

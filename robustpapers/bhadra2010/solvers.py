@@ -294,7 +294,8 @@ class _ExactSearch:
     (:math:`u_0 = x^2, u_1 = 2x\circ d, u_2 = d^2`), and the penalty is piecewise quadratic. After one product
     with :math:`\bar K` and two with beta, :math:`\phi'` and :math:`\phi''` cost O(n): a safeguarded Newton
     iteration on :math:`\phi'` (bisection inside the bracket, at most a fourfold step before one is found) stops
-    at :math:`|\phi'(s)| \le c_2|\phi'(0)|`, the strong Wolfe curvature condition (the caller checks
+    at :math:`|\phi'(s)| \le c_2|\phi'(0)|`, the strong Wolfe curvature condition, starting from the Newton
+    step :math:`-\phi'(0)/\phi''(0)` (the caller checks
     sufficient decrease). The products :math:`\bar KYx` and :math:`\beta x^2` at the new point follow from the
     line's (recomputed every ``refresh`` searches against rounding drift), so a DFP iteration costs four
     products with an n x n matrix, two of them DFP's own.
@@ -312,7 +313,9 @@ class _ExactSearch:
         self.prod = (ya, self.K @ ya, a2, self.beta @ a2)
         return self._value_grad(x, *self.prod)
 
-    def search(self, x, f, g, d):
+    def _restriction(self, x, d):
+        """phi'(s) and phi''(s) along x + s d (a function of s costing O(n) per call), and the products the
+        update of :meth:`search` needs."""
         y, C, P, kappa = self.y, self.C, self.P, self.kappa
         ya, Kya, a2, Ba2 = self.prod
         yd = y * d
@@ -339,10 +342,18 @@ class _ExactSearch:
                 h1 += kappa * (ddq / (4.0 * r) - dq * dq / (8.0 * r * q))
             return g1, h1
 
-        g0 = dphi(0.0)[0]
+        return dphi, (Kyd, Bu1, Bu2)
+
+    def search(self, x, f, g, d):
+        y = self.y
+        ya, Kya, a2, Ba2 = self.prod
+        dphi, (Kyd, Bu1, Bu2) = self._restriction(x, d)
+        g0, h0 = dphi(0.0)
         step = None
         if g0 < 0:
-            lo, hi, t = 0.0, np.inf, 1.0
+            # first trial: the Newton step of phi at 0 (phi is nearly quadratic; DFP's unit step is often
+            # tens of times too short, which cost a fourfold expansion per trial)
+            lo, hi, t = 0.0, np.inf, (-g0 / h0 if h0 > 0 else 1.0)
             for _ in range(self.max_eval):
                 g1, h1 = dphi(t)
                 if abs(g1) <= _C2 * -g0:
