@@ -128,6 +128,20 @@ def test_socp_equals_direct_cvxpy_model_of_eq7():
     assert np.allclose(res.alpha, a.value, atol=1e-4 * C)
 
 
+def test_socp_factor_keeps_the_psd_part_in_as_many_rows_as_its_numerical_rank():
+    """The SOCP's factor R of a PSD matrix M (R'R = M's PSD part) has one row per eigenvalue above numpy's rank
+    threshold: a linear kernel in d dimensions gives d rows, not n (the SOCP's cones shrink accordingly)."""
+    from robustpapers.bhadra2010.solvers import _psd_factor
+    from robustpapers.core import psd_clip
+
+    K, y, rng = _problem(n=40, seed=2, d=3)
+    B = rng.normal(size=(40, 40)); B = B + B.T
+    for M in (K, B, np.zeros((40, 40))):
+        R = _psd_factor(M, "M")
+        assert R.shape == (max(1, np.linalg.matrix_rank(psd_clip(M))), 40)
+        np.testing.assert_allclose(R.T @ R, psd_clip(M), atol=1e-9 * max(1.0, np.abs(M).max()))
+
+
 # ----------------------------------------------------------------------------- QN (eq. 17)
 
 def test_qn_penalty_gradient():

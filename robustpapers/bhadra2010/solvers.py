@@ -510,8 +510,14 @@ def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scal
 # ----------------------------------------------------------------------------- SOCP (Theorem 6)
 
 def _psd_factor(M, name):
+    """R with R'R = M (eigenvalues clipped at 0), one row per eigenvalue above M's numerical rank threshold
+    n eps max|w| (numpy's matrix_rank): the rows dropped are rounding noise, and a low-rank mean kernel (a linear
+    kernel in d dimensions has rank d) gives the SOCP a few dense rows instead of n."""
     w, V = np.linalg.eigh((M + M.T) / 2)
-    return (V * np.sqrt(np.maximum(w, 0.0))).T  # R with R'R = M (clipped at 0)
+    keep = w > M.shape[0] * np.finfo(float).eps * np.abs(w).max()
+    if not keep.any():  # M = 0 (numerically): one zero row keeps the SOCP's shapes valid
+        return np.zeros((1, M.shape[0]))
+    return (V[:, keep] * np.sqrt(w[keep])).T
 
 
 def _alpha_scale(K_bar, y, beta, kappa, C):
