@@ -360,7 +360,7 @@ def test_paper_scale_tasks_are_the_paper_settings_and_refuse_bad_requests():
     """paper_scale_tasks is sweep_tasks at PAPER_SCALE (003 §5.1 sizes: 20 data sets of 2 x 100 points, 100
     samples; Table 1: 3 noise types x 5 folds per data set); a data-set filter keeps that data set's tasks;
     unknown sweeps or data sets are ValueErrors naming them."""
-    from robustpapers.bhadra2010.experiments import (PAPER_SCALE, QN_MAX_ITER_EARLY, paper_scale_tasks,
+    from robustpapers.bhadra2010.experiments import (PAPER_SCALE, QN_MAX_ITER, QN_MAX_ITER_EARLY, paper_scale_tasks,
                                                      qn_convergence_task, sweep_tasks, table1_task)
 
     func, tasks, exp, version = paper_scale_tasks("table1", seed=1)
@@ -372,6 +372,7 @@ def test_paper_scale_tasks_are_the_paper_settings_and_refuse_bad_requests():
     for sweep in ("table1", "fig1", "fig3", "qn_starts"):
         assert {t["qn_max_iter"] for t in paper_scale_tasks(sweep)[1]} == {cap}, sweep
     assert inspect.signature(qn_convergence_task).parameters["qn_max_iter"].default == QN_MAX_ITER_EARLY < cap
+    assert QN_MAX_ITER == cap
     _, two, _, _ = paper_scale_tasks("table1", seed=1, datasets=["3", 4])
     assert two == [t for t in tasks if t["dataset"] in (3, 4)] and len(two) == 30
     with pytest.raises(ValueError, match="experiment"):
