@@ -33,11 +33,11 @@ CLASSIFIERS = {
     "SVM": (None, "qp"),
 }
 
-#: The paper's sizes (003 §5.1: 20 data sets of 2 x 100 points, 100 sampled kernels, 100 QN starts), the
-#: kappa axis of Figs. 1-2, the (C, eps) grid of Table 1 and the eps axis of Fig. 3 -- the page's "paper" settings.
 #: DFP's iteration cap per penalty stage in the sweeps: :func:`rsvm`'s default (asserted by the tests).
 QN_MAX_ITER = 20000
 
+#: The paper's sizes (003 §5.1: 20 data sets of 2 x 100 points, 100 sampled kernels, 100 QN starts), the
+#: kappa axis of Figs. 1-2, the (C, eps) grid of Table 1 and the eps axis of Fig. 3 -- the page's "paper" settings.
 PAPER_SCALE = dict(
     n_data=20, n_per_class=100, n_samples=100, n_starts=100, n_starts_table=5, n_starts_bound=5, n_starts_qnst=100,
     kappas=[0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5],
