@@ -113,6 +113,10 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
         if gap <= 1e-15 * max(1.0, abs(t)):  # numerical floor
             converged = bool(np.max(np.abs(r_p), initial=0.0) <= 1e-6 * max(1.0, abs(t)) and abs(r_dt) <= 1e-6)
             break
+        if np.min(g) <= 0.0:
+            # alpha has reached a box bound in floating point (C - alpha rounded to 0): the
+            # Newton system is singular there, so stop as a failed run, without 1/0 warnings.
+            break
         sinv = 1.0 / s
         ginv = 1.0 / g
         d = lam * sinv
