@@ -408,3 +408,16 @@ def test_master_start_changes_the_cost_not_the_optimum(prune, monkeypatch):
         n_cold += start == "cold"
         k += 1
     assert res.master_cold == n_cold and k >= 26 and n_warm > 25, "at least two probes were made"
+
+
+def test_width_task_without_perturbation_matches_the_clean_kernel():
+    """width_task at xi = 0: LIBSVM on the 'perturbed' kernel is the plain SVM on the clean Gaussian kernel
+    (same accuracy); with xi > 0 the kernel is indefinite; g_cv is a width of the grid."""
+    from robustpapers.chen2008.experiments import width_task
+
+    grid_ = (1.0, 5.0)
+    clean = width_task("sonar", 5.0, 0.0, 0, grid_, max_n=60)
+    assert clean["acc_svm"] == clean["acc_clean"] and clean["g_cv"] in grid_
+    noisy = width_task("sonar", 5.0, 0.1, 0, grid_, max_n=60)
+    assert noisy["n_neg"] > 0 and noisy["lambda_min"] < 0
+    assert noisy["acc_clean"] == clean["acc_clean"] and noisy["g_cv"] == clean["g_cv"]
