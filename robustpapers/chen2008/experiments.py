@@ -87,9 +87,15 @@ def choose_rho(K0, y, grid, C=1.0, seed=0, tol=1e-3, max_iter=100):
     return float(grid[int(np.argmax(scores))])
 
 
-def _split_kernel(dataset, xi, seed, gamma_grid, max_n=None, test_size=0.2):
+def _split(dataset, seed, max_n=None, test_size=0.2):
+    """The data set and its seeded, stratified 4:1 split (training and test indices)."""
     X, y = load_binary(dataset, max_n=max_n, seed=seed)
     tr, te = train_test_split(np.arange(y.size), test_size=test_size, stratify=y, random_state=seed)
+    return X, y, tr, te
+
+
+def _split_kernel(dataset, xi, seed, gamma_grid, max_n=None, test_size=0.2):
+    X, y, tr, te = _split(dataset, seed, max_n, test_size)
     gamma = choose_gamma(X[tr], y[tr], gamma_grid, seed=seed)
     K0 = perturbed_gaussian_kernel(X, gamma, xi, random_state=seed)
     return K0, y, tr, te, gamma
@@ -157,8 +163,7 @@ def width_task(dataset, g, xi, seed, gamma_grid, C=1.0, max_n=None):
     >>> sorted(k for k in r if k.startswith("acc_"))
     ['acc_clean', 'acc_denoise', 'acc_flip', 'acc_shift', 'acc_svm']
     """
-    X, y = load_binary(dataset, max_n=max_n, seed=seed)
-    tr, te = train_test_split(np.arange(y.size), test_size=0.2, stratify=y, random_state=seed)
+    X, y, tr, te = _split(dataset, seed, max_n)
     d = X.shape[1]
     K0 = perturbed_gaussian_kernel(X, g / d, xi, random_state=seed)
     out = dict(spectrum_stats(K0), g_cv=choose_gamma(X[tr], y[tr], list(gamma_grid), seed=seed) * d)
