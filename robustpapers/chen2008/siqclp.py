@@ -435,7 +435,11 @@ def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active
                     cagg = float(w @ cbuf[agg])
                     th_new = np.append(th_new, theta[agg].sum())
                     n_aggregated += 1
-                Qbuf[: idx.size] = Qbuf[idx]
+                # compact in place, moving only the kernels behind the first pruned one (idx is
+                # sorted, so k <= j; a fancy-index copy would rewrite the whole stack)
+                for k, j in enumerate(idx):
+                    if k != j:
+                        Qbuf[k] = Qbuf[j]
                 cbuf[: idx.size] = cbuf[idx]
                 p = idx.size
                 if agg.size:
