@@ -303,7 +303,8 @@ def test_classifier_passes_max_kernels_and_slack_tol_to_the_solver(opts):
 @pytest.mark.parametrize("param, bad", [("max_kernels", 1), ("max_kernels", 2.5), ("max_kernels", "20"),
                                         ("max_kernels", True), ("slack_tol", -1.0), ("slack_tol", np.nan),
                                         ("active_tol", -1.0), ("active_tol", np.nan), ("tol", 0.0),
-                                        ("max_iter", 0), ("max_iter", 2.5)])
+                                        ("max_iter", 0), ("max_iter", 2.5), ("master_start", "hot"),
+                                        ("master_start", None)])
 @pytest.mark.parametrize("method", ["siqclp", "flip"])
 def test_classifier_bad_solver_options_raise_and_fit_nothing(param, bad, method):
     X, y, _ = _problem(n=12)
@@ -311,6 +312,22 @@ def test_classifier_bad_solver_options_raise_and_fit_nothing(param, bad, method)
     with pytest.raises(ValueError, match=param):
         clf.fit(X, y)
     assert not hasattr(clf, "classes_") and not hasattr(clf, "alpha_")
+
+
+def test_classifier_passes_master_start_to_the_solver():
+    """IndefiniteSVC(master_start=m) is indefinite_svm(..., master_start=m) (the same iterates); the start
+    changes the path of upper bounds (so it was really passed), not the optimum of (6) it converges to."""
+    _, y, K0 = _problem(n=24, seed=0)
+    paths = {}
+    for start in ("warm", "cold"):
+        res = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, max_iter=800, master_start=start)
+        clf = IndefiniteSVC(method="siqclp", kernel="precomputed", C=1.0, rho=1.0, tol=1e-6, max_iter=800,
+                            master_start=start).fit(K0, y)
+        assert np.array_equal(clf.alpha_, res.alpha) and np.array_equal(clf.result_.upper, res.upper)
+        assert res.success
+        paths[start] = res
+    assert abs(paths["warm"].objective - paths["cold"].objective) <= 2e-6
+    assert not np.array_equal(paths["warm"].upper, paths["cold"].upper)
 
 
 def test_classifier_passes_active_tol_to_the_solver():

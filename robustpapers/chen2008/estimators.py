@@ -65,6 +65,14 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         Activity tolerance on the slack of the pruning rule: kernels whose slack is at most
         ``slack_tol`` are kept (0: the paper's rule). Siqclp only; validated in ``fit`` for every
         method.
+    active_tol : float >= 0
+        Kernels whose multiplier exceeds ``active_tol`` count as active for pruning. Siqclp only;
+        validated in ``fit`` for every method.
+    master_start : {"auto", "warm", "cold"}
+        Where the interior-point solver of each master problem (7) starts (see
+        :func:`~robustpapers.chen2008.indefinite_svm`). A converged run does not depend on it; a run
+        stopped by ``max_iter`` does (another path of iterates). Siqclp only; validated in ``fit`` for
+        every method.
 
     Attributes
     ----------
@@ -85,7 +93,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, method="siqclp", kernel="rbf", C=1.0, rho=1.0, gamma=None, tol=1e-5,
-                 max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0, active_tol=1e-6):
+                 max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0, active_tol=1e-6,
+                 master_start="auto"):
         self.method = method
         self.kernel = kernel
         self.C = C
@@ -97,6 +106,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.max_kernels = max_kernels
         self.slack_tol = slack_tol
         self.active_tol = active_tol
+        self.master_start = master_start
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -128,6 +138,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         if max_kernels is not None and (isinstance(max_kernels, bool) or not isinstance(max_kernels, (int, np.integer))
                                         or max_kernels < 2):
             raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
+        if not isinstance(self.master_start, str) or self.master_start not in ("auto", "warm", "cold"):
+            raise ValueError(f"master_start must be 'auto', 'warm' or 'cold', got {self.master_start!r}")
         X, y = validate_data(self, X, y, dtype=float)
         check_classification_targets(y)
         classes = np.unique(y)
@@ -152,7 +164,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         if self.method == "siqclp":
             res = indefinite_svm(K0, yy, C, rho, tol=tol, prune=self.prune, max_iter=int(self.max_iter),
                                  max_kernels=None if max_kernels is None else int(max_kernels), slack_tol=slack_tol,
-                                 active_tol=active_tol)
+                                 active_tol=active_tol, master_start=self.master_start)
             self.alpha_, self.intercept_, self.kernel_ = res.alpha, float(res.b), res.K
             self.result_ = res
             self.n_iter_ = int(res.nit)
