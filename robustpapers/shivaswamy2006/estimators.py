@@ -45,6 +45,30 @@ def _check_kernel_covariance(est):
     check_positive(est.sigma, "sigma")
 
 
+class _KernelFeaturesMixin:
+    """What KernelRobustMissingSVC and KernelRobustMissingSVR share (004 section 7): the empirical kernel
+    features over the imputed training patterns ``X_fit_`` and the covariance factors in that space."""
+
+    def _features(self, Xbar):
+        from ..core import rbf_kernel
+
+        return rbf_kernel(Xbar, self.X_fit_, gamma=self.kernel_gamma)
+
+    def _factor(self, xbar):
+        """Factor of the covariance of an imputed pattern ``xbar`` in kernel-feature space."""
+        n = self.X_fit_.shape[0]
+        if self.covariance == "spherical":  # one shared object: robust_svm / robust_svr then use a single cone
+            if getattr(self, "_sphere", None) is None or self._sphere.shape[0] != n:
+                self._sphere = self.sigma * np.eye(n)
+            return self._sphere
+        return _knn_factor(self.X_fit_, self.K_fit_, xbar, self.n_neighbors)
+
+    def _training_factors(self, incomplete):
+        """The factor of each incomplete training pattern (None for a complete one); needs ``K_fit_``."""
+        self._sphere = None
+        return [self._factor(self.X_fit_[i]) if miss else None for i, miss in enumerate(incomplete)]
+
+
 def _solve_robust_svr(est, A, y, factors):
     """The regressor's SOCP on design ``A``: close-to-mean (35)/(45) or small-residual (36), per ``est.formulation``."""
     if est.formulation == "ctm":
@@ -265,7 +289,7 @@ class RobustMissingSVR(RegressorMixin, BaseEstimator):
         return Xbar @ self.coef_ + self.intercept_
 
 
-class KernelRobustMissingSVC(ClassifierMixin, BaseEstimator):
+class KernelRobustMissingSVC(_KernelFeaturesMixin, ClassifierMixin, BaseEstimator):
     r"""Kernelised robust classifier for data with missing values, 004 eq. (51) and section 7.1.
 
     Patterns are imputed as in :class:`RobustMissingSVC` (class-conditional EM, eq. 42); each pattern
@@ -336,19 +360,6 @@ class KernelRobustMissingSVC(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def _features(self, Xbar):
-        from ..core import rbf_kernel
-
-        return rbf_kernel(Xbar, self.X_fit_, gamma=self.kernel_gamma)
-
-    def _factor(self, xbar):
-        n = self.X_fit_.shape[0]
-        if self.covariance == "spherical":  # one shared object: robust_svm then uses a single cone
-            if getattr(self, "_sphere", None) is None or self._sphere.shape[0] != n:
-                self._sphere = self.sigma * np.eye(n)
-            return self._sphere
-        return _knn_factor(self.X_fit_, self.K_fit_, xbar, self.n_neighbors)
-
     def fit(self, X, y):
         _check_kernel_covariance(self)
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float)
@@ -366,10 +377,8 @@ class KernelRobustMissingSVC(ClassifierMixin, BaseEstimator):
             self.means_[k], self.covariances_[k] = _em(X[rows], self, f"class {self.classes_[k]!r}: ")
             Xbar[rows], _ = conditional_moments(X[rows], self.means_[k], self.covariances_[k])
         self.X_fit_ = Xbar
-        self._sphere = None
         self.K_fit_ = self._features(Xbar)
-        incomplete = np.isnan(X).any(axis=1)
-        factors = [self._factor(Xbar[i]) if incomplete[i] else None for i in range(len(ys))]
+        factors = self._training_factors(np.isnan(X).any(axis=1))
         if self.W is None:
             res = robust_svm(self.K_fit_, ys, gamma=self.gamma, C=self.C, factors=factors, tol=self.tol,
                              max_iter=self.max_iter)
@@ -407,7 +416,7 @@ class KernelRobustMissingSVC(ClassifierMixin, BaseEstimator):
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 
-class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
+class KernelRobustMissingSVR(_KernelFeaturesMixin, RegressorMixin, BaseEstimator):
     r"""Kernelised robust regression for data with missing values, 004 section 7.2.
 
     Inputs are imputed by their conditional mean under an EM Gaussian model (eq. 42) and mapped to
@@ -481,11 +490,6 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def _features(self, Xbar):
-        from ..core import rbf_kernel
-
-        return rbf_kernel(Xbar, self.X_fit_, gamma=self.kernel_gamma)
-
     def fit(self, X, y):
         if self.formulation not in ("ctm", "sr"):
             raise ValueError(f"formulation must be 'ctm' or 'sr', got {self.formulation!r}")
@@ -495,15 +499,7 @@ class KernelRobustMissingSVR(RegressorMixin, BaseEstimator):
         self.mean_, self.covariance_ = _em(X, self)
         self.X_fit_, _ = conditional_moments(X, self.mean_, self.covariance_)
         self.K_fit_ = K = self._features(self.X_fit_)
-        incomplete = np.isnan(X).any(axis=1)
-        n = len(y)
-        if self.covariance == "spherical":
-            sphere = self.sigma * np.eye(n)  # one shared object: a single cone for all incomplete rows
-            factors = [sphere if incomplete[i] else None for i in range(n)]
-        else:
-            factors = [_knn_factor(self.X_fit_, K, self.X_fit_[i], self.n_neighbors) if incomplete[i] else None
-                       for i in range(n)]
-        res = _solve_robust_svr(self, K, y, factors)
+        res = _solve_robust_svr(self, K, y, self._training_factors(np.isnan(X).any(axis=1)))
         self.result_ = res
         self.n_iter_ = res.nit
         self.alpha_ = res.w
