@@ -358,6 +358,19 @@ def test_paper_scale_tasks_select_and_refuse():
         paper_scale_tasks("xi_sweep", datasets=["usps"])
 
 
+def test_table1_starts_recomputes_table1_sonar_tasks_with_each_start():
+    """The path study compares like with like: each of its tasks is a Table 1 Sonar task plus a master_start,
+    every start on every split, cached apart from Table 1 (another experiment name)."""
+    from robustpapers.chen2008.experiments import paper_scale_tasks, table1_task
+
+    func, tasks, exp, _ = paper_scale_tasks("table1_starts", seed=2)
+    _, sonar, t1_exp, _ = paper_scale_tasks("table1", seed=2, datasets=["sonar"])
+    assert func is table1_task and exp != t1_exp
+    stripped = [{k: v for k, v in t.items() if k != "master_start"} for t in tasks]
+    for start in ("auto", "warm", "cold"):
+        assert [s for s, t in zip(stripped, tasks) if t["master_start"] == start] == sonar
+
+
 def test_master_problem_that_stops_short_is_solved_again_from_the_cold_start(monkeypatch):
     """A warm-started master problem (7) that fails its convergence test is re-solved from the cold start
     (counted in master_retries) so that u+ stays certified; the run reaches the same optimum of (6)."""
