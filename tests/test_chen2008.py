@@ -359,16 +359,19 @@ def test_paper_scale_tasks_select_and_refuse():
 
 
 def test_table1_starts_recomputes_table1_sonar_tasks_with_each_start():
-    """The path study compares like with like: each of its tasks is a Table 1 Sonar task plus a master_start,
-    every start on every split, cached apart from Table 1 (another experiment name)."""
+    """The path study compares like with like: each of its tasks is a Table 1 task plus a master_start (on Sonar
+    every start on every split, on Heart the default), cached apart from Table 1 (another experiment name)."""
     from robustpapers.chen2008.experiments import paper_scale_tasks, table1_task
 
     func, tasks, exp, _ = paper_scale_tasks("table1_starts", seed=2)
-    _, sonar, t1_exp, _ = paper_scale_tasks("table1", seed=2, datasets=["sonar"])
+    _, t1, t1_exp, _ = paper_scale_tasks("table1", seed=2, datasets=["sonar", "heart"])
     assert func is table1_task and exp != t1_exp
     stripped = [{k: v for k, v in t.items() if k != "master_start"} for t in tasks]
-    for start in ("auto", "warm", "cold"):
-        assert [s for s, t in zip(stripped, tasks) if t["master_start"] == start] == sonar
+    for ds, starts in (("sonar", ("auto", "warm", "cold")), ("heart", ("auto",))):
+        assert {t["master_start"] for t in tasks if t["dataset"] == ds} == set(starts)
+        for start in starts:
+            assert ([s for s, t in zip(stripped, tasks) if t["dataset"] == ds and t["master_start"] == start]
+                    == [t for t in t1 if t["dataset"] == ds])
 
 
 def test_master_problem_that_stops_short_is_solved_again_from_the_cold_start(monkeypatch):
