@@ -359,15 +359,15 @@ def test_paper_scale_tasks_select_and_refuse():
 
 
 def test_table1_starts_recomputes_table1_sonar_tasks_with_each_start():
-    """The path study compares like with like: each of its tasks is a Table 1 task plus a master_start (on Sonar
-    every start on every split, on Heart the default), cached apart from Table 1 (another experiment name)."""
+    """The path study compares like with like: each of its tasks is a Table 1 task (Sonar, Heart) plus a
+    master_start, every start on every split, cached apart from Table 1 (another experiment name)."""
     from robustpapers.chen2008.experiments import paper_scale_tasks, table1_task
 
     func, tasks, exp, _ = paper_scale_tasks("table1_starts", seed=2)
     _, t1, t1_exp, _ = paper_scale_tasks("table1", seed=2, datasets=["sonar", "heart"])
     assert func is table1_task and exp != t1_exp
     stripped = [{k: v for k, v in t.items() if k != "master_start"} for t in tasks]
-    for ds, starts in (("sonar", ("auto", "warm", "cold")), ("heart", ("auto",))):
+    for ds, starts in (("sonar", ("auto", "warm", "cold")), ("heart", ("auto", "warm", "cold"))):
         assert {t["master_start"] for t in tasks if t["dataset"] == ds} == set(starts)
         for start in starts:
             assert ([s for s, t in zip(stripped, tasks) if t["dataset"] == ds and t["master_start"] == start]

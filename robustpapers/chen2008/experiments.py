@@ -194,8 +194,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     experiment : {"convergence", "rho_sweep", "table1", "table1_starts", "xi_sweep"}
         Figs. 1-3 (rho = 10, with and without pruning, up to 1,500 iterations); the rho sweep on Sonar
         (rho = 3..300, with pruning, up to 3,000 iterations); Table 1 (10 splits, rho by CV); Table 1's
-        Sonar splits again with each ``master_start`` and its Heart splits with the current default
-        (the path of iterates); the xi sweep (Sonar and
+        Sonar and Heart splits again with each ``master_start`` (the path of iterates); the xi sweep (Sonar and
         Heart, 7 values of xi, rho = 10, 10 splits).
     seed : int
         The page's ``seed`` parameter (splits use ``seed``, ..., ``seed + 9``).
@@ -231,11 +230,9 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
             dataset=list(TABLE1_DATASETS), xi=[0.1], seed=splits, gamma_grid=gg,
             rho_grid=[[0.1, 1.0, 10.0, 100.0]], tol=[1e-5], max_iter=[1000], max_n=[None])
     elif experiment == "table1_starts":
-        common = dict(xi=[0.1], seed=splits, gamma_grid=gg, rho_grid=[[0.1, 1.0, 10.0, 100.0]], tol=[1e-5],
-                      max_iter=[1000], max_n=[None])
-        func, exp = table1_task, "table1_starts"
-        tasks = (grid(dataset=["sonar"], master_start=["auto", "warm", "cold"], **common)
-                 + grid(dataset=["heart"], master_start=["auto"], **common))
+        func, exp, tasks = table1_task, "table1_starts", grid(
+            dataset=["sonar", "heart"], xi=[0.1], seed=splits, gamma_grid=gg, rho_grid=[[0.1, 1.0, 10.0, 100.0]],
+            tol=[1e-5], max_iter=[1000], max_n=[None], master_start=["auto", "warm", "cold"])
     elif experiment == "xi_sweep":
         func, exp, tasks = xi_sweep_task, "xi_sweep", grid(
             dataset=["sonar", "heart"], xi=[0.0, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0], seed=splits, gamma_grid=gg,
