@@ -64,7 +64,8 @@ class _KernelFeaturesMixin:
         return _knn_factor(self.X_fit_, self.K_fit_, xbar, self.n_neighbors)
 
     def _training_factors(self, incomplete):
-        """The factor of each incomplete training pattern (None for a complete one); needs ``K_fit_``."""
+        """The factor of each incomplete training pattern (None for a complete one); needs ``K_fit_``.
+        Drops the spherical factor of an earlier fit (another n or sigma)."""
         self._sphere = None
         return [self._factor(self.X_fit_[i]) if miss else None for i, miss in enumerate(incomplete)]
 
