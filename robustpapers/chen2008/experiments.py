@@ -217,6 +217,8 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
 
     gg = [list(GAMMA_GRID)]
     splits = [seed + s for s in range(10)]
+    table1_axes = dict(xi=[0.1], seed=splits, gamma_grid=gg, rho_grid=[[0.1, 1.0, 10.0, 100.0]], tol=[1e-5],
+                       max_iter=[1000], max_n=[None])
     if experiment == "convergence":
         func, exp, tasks = convergence_task, "convergence", grid(
             dataset=["sonar"], xi=[0.1], rho=[10.0], prune=[False, True], tol=[1e-5], max_iter=[1500],
@@ -226,13 +228,10 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
             dataset=["sonar"], xi=[0.1], rho=[3.0, 10.0, 30.0, 100.0, 300.0], prune=[True], tol=[1e-5],
             max_iter=[3000], seed=[seed], gamma_grid=gg)
     elif experiment == "table1":
-        func, exp, tasks = table1_task, "table1", grid(
-            dataset=list(TABLE1_DATASETS), xi=[0.1], seed=splits, gamma_grid=gg,
-            rho_grid=[[0.1, 1.0, 10.0, 100.0]], tol=[1e-5], max_iter=[1000], max_n=[None])
-    elif experiment == "table1_starts":
+        func, exp, tasks = table1_task, "table1", grid(dataset=list(TABLE1_DATASETS), **table1_axes)
+    elif experiment == "table1_starts":  # Table 1's own tasks, one per master_start
         func, exp, tasks = table1_task, "table1_starts", grid(
-            dataset=["sonar", "heart"], xi=[0.1], seed=splits, gamma_grid=gg, rho_grid=[[0.1, 1.0, 10.0, 100.0]],
-            tol=[1e-5], max_iter=[1000], max_n=[None], master_start=["auto", "warm", "cold"])
+            dataset=["sonar", "heart"], master_start=["auto", "warm", "cold"], **table1_axes)
     elif experiment == "xi_sweep":
         func, exp, tasks = xi_sweep_task, "xi_sweep", grid(
             dataset=["sonar", "heart"], xi=[0.0, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0], seed=splits, gamma_grid=gg,
