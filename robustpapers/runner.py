@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["grid", "derive_seed", "results_root", "task_key", "run_sweep", "cached_sweep", "load_cached",
+           "TaskCheckpoint", "task_checkpoint",
            "provenance_summary",
            "benchmark_path", "load_benchmark", "parallel_map"]
 
@@ -141,6 +142,47 @@ def _path(root, paperkey, experiment, key):
     return Path(root) / paperkey / experiment / f"{key}.json"
 
 
+class TaskCheckpoint:
+    """The state a long sweep task keeps between processes, next to the record it will become.
+
+    A task function that can resume (e.g. through :func:`robustpapers.bental2012.ussvm_fss`'s ``checkpoint``
+    and ``resume``) asks :func:`task_checkpoint` for its store, loads the state a killed run left with ``load``
+    and keeps its own with ``save`` as it goes. The file, ``results/<paperkey>/<experiment>/<key>.checkpoint`` (JSON), is
+    removed once the task's record is written; committed meanwhile, it lets another session or machine go on.
+    ``commits`` lists the code versions of the processes that worked on it, oldest first.
+    """
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.commits = [_git_commit()]
+
+    def load(self):
+        """The saved state, or None; adds this process's commit to ``commits`` after those that wrote it."""
+        if not self.path.exists():
+            return None
+        stored = json.loads(self.path.read_text())
+        self.commits = list(stored["commits"])
+        if self.commits[-1] != _git_commit():
+            self.commits.append(_git_commit())
+        return stored["state"]
+
+    def save(self, state):
+        """Write ``state`` (a dict of JSON-able values and arrays; floats round-trip exactly) atomically."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".checkpoint-tmp")
+        tmp.write_text(json.dumps({"commits": self.commits, "state": _canonical(state)}))
+        os.replace(tmp, self.path)
+
+
+_TASK_CHECKPOINT = None
+
+
+def task_checkpoint():
+    """The :class:`TaskCheckpoint` of the sweep task running in this process (None outside a cached
+    :func:`run_sweep` task: nothing is then kept)."""
+    return _TASK_CHECKPOINT
+
+
 def load_cached(func, params, paperkey, experiment, version, root=None):
     """The cached record for one task, or None. A record whose stored identity differs is ignored."""
     root = results_root() if root is None else Path(root)
@@ -199,7 +241,10 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
     todo = [i for i, r in enumerate(records) if r is None]
     if todo:
         show = progress if progress is not None else len(todo) > 20
-        outputs = _execute(func, [tasks[i] for i in todo], n_jobs, scheduler, show, f"{paperkey}/{experiment}")
+        ckpts = [_path(root, paperkey, experiment, task_key(func, tasks[i], version)).with_suffix(".checkpoint")
+                 if cache else None for i in todo]
+        outputs = _execute(func, [tasks[i] for i in todo], n_jobs, scheduler, show, f"{paperkey}/{experiment}",
+                           ckpts)
         base = {
             "func": _func_name(func), "version": version, "package_version": _package_version(),
             "git_commit": _git_commit(), "python": platform.python_version(),
@@ -217,6 +262,7 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
                 tmp = path.with_suffix(".tmp")
                 tmp.write_text(json.dumps(rec, indent=1, sort_keys=True))
                 os.replace(tmp, path)
+                path.with_suffix(".checkpoint").unlink(missing_ok=True)  # the record supersedes it
     return _frame(records)
 
 
@@ -326,14 +372,19 @@ def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label
     return Parallel(n_jobs=int(n_jobs))(delayed(func)(it) for it in items)
 
 
-def _run_task(func_and_params):
-    func, params = func_and_params
-    return _run_one(func, params)
+def _run_task(item):
+    global _TASK_CHECKPOINT
+    func, params, checkpoint_path = item
+    _TASK_CHECKPOINT = None if checkpoint_path is None else TaskCheckpoint(checkpoint_path)
+    try:
+        return _run_one(func, params)
+    finally:
+        _TASK_CHECKPOINT = None
 
 
-def _execute(func, tasks, n_jobs, scheduler, show, label):
-    return parallel_map(_run_task, [(func, t) for t in tasks], n_jobs=n_jobs, scheduler=scheduler,
-                        progress=show, label=label)
+def _execute(func, tasks, n_jobs, scheduler, show, label, checkpoint_paths):
+    return parallel_map(_run_task, list(zip([func] * len(tasks), tasks, checkpoint_paths)), n_jobs=n_jobs,
+                        scheduler=scheduler, progress=show, label=label)
 
 
 def _package_version():

@@ -9,6 +9,11 @@ it with the records it read.
 
 Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
+       python scripts/paper_scale.py bental2012 fig5 [--reverse]
+
+A task that checkpoints (bental2012's Fig. 5 runs, hours each) and is killed leaves
+``results/<paperkey>/<experiment>/<key>.checkpoint``; commit it, and the next run of the same command, here or
+elsewhere, goes on from it.
 
 Two workers can share one data set: start the second with ``--reverse``; each skips the tasks the other
 has cached by the time it reaches them, so they meet in the middle (at most one task is computed twice).
@@ -24,7 +29,7 @@ from robustpapers.runner import run_sweep
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("paperkey", choices=["bhadra2010", "chen2008"])
+    p.add_argument("paperkey", choices=["bental2012", "bhadra2010", "chen2008"])
     p.add_argument("experiment", help="a sweep of the chapter's paper_scale_tasks (e.g. table1)")
     p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, in this order")
     p.add_argument("--seed", type=int, default=0, help="the page's seed parameter")
@@ -40,7 +45,8 @@ def main(argv=None):
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
-        shown = ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start")
+        shown = ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "C",
+                 "step")
         print(exp, {k: t[k] for k in shown if k in t},
               "cached" if bool(df.cached.iloc[0]) else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
 

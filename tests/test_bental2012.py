@@ -1,4 +1,6 @@
 """Property tests of the bental2012 chapter: closed forms, certificates, agreement with cvxpy."""
+import copy
+import json
 import warnings
 
 import cvxpy as cp
@@ -140,6 +142,82 @@ def test_generic_fss_on_a_toy_saddle_problem():
     res = fss_saddle(prob, np.array([0.0]), R0=4.0, tol=1e-9)
     assert res.success and res.gap <= 1e-9
     assert res.y[0] == pytest.approx(0.5, abs=1e-4) and res.objective == pytest.approx(0.25, abs=1e-8)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("step", ["fixed", "backtracking"])
+def test_fss_resumed_from_a_checkpoint_takes_the_same_steps(step):
+    """A run resumed from any checkpoint (inside a stage or between two) ends on the very iterates and
+    certificates of the run never interrupted; a state of another run is refused."""
+    Kb, Ks, y = _instance(8)
+    kw = dict(tol=1e-9, max_iter=1500, step=step)
+    states = []
+    full = ussvm_fss(Kb, Ks, y, 1.0, 0.5, checkpoint=lambda s: states.append(copy.deepcopy(s)),
+                     checkpoint_every=0, **kw)
+    inside = [s for s in states if s["inner"] is not None]
+    between = [s for s in states if s["inner"] is None]
+    assert len(between) == full.stages and len(inside) > 100
+    for state in (inside[7], inside[len(inside) // 2], between[1], between[-2]):
+        res = ussvm_fss(Kb, Ks, y, 1.0, 0.5, resume=json.loads(json.dumps(_jsonable(state))), **kw)
+        assert np.array_equal(res.alpha, full.alpha) and np.array_equal(res.eta_avg, full.eta_avg)
+        assert res.nit == full.nit and res.stages == full.stages
+        for col in ("gap", "objective", "M", "N", "R"):
+            assert np.array_equal(res.trace[col], full.trace[col]), col
+        assert np.all(np.diff(res.trace["time"]) >= 0)  # time goes on from the segment before
+    # a longer budget continues the run past the old cap
+    longer = ussvm_fss(Kb, Ks, y, 1.0, 0.5, resume=between[-1], **dict(kw, max_iter=2000))
+    assert longer.nit >= full.nit
+    for other, match in [(dict(C=2.0), "L_xy"), (dict(tol=1e-8), "tol"), (dict(step_grow=2.0), "step_grow")]:
+        args = dict(dict(C=1.0, kappa=0.5, **kw), **other)
+        with pytest.raises(ValueError, match=match):
+            ussvm_fss(Kb, Ks, y, resume=between[0], **args)
+    with pytest.raises(ValueError, match="start y0 differs"):
+        ussvm_fss(Kb, Ks, y, 1.0, 0.5, resume=between[0], y0=np.full(y.size, 0.1), R0=float(full.constants["R0"]),
+                  **kw)
+    with pytest.raises(ValueError, match="state dict"):
+        ussvm_fss(Kb, Ks, y, 1.0, 0.5, resume={"stage": 3}, **kw)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_fig5_task_killed_midway_resumes_to_the_uninterrupted_record(tmp_path, monkeypatch):
+    """convergence_task under run_sweep: killed after its third checkpoint, the next sweep goes on from the
+    file and stores the per-stage trace an uninterrupted run computes."""
+    from robustpapers.bental2012.experiments import convergence_task
+    from robustpapers.runner import TaskCheckpoint, run_sweep
+
+    task = dict(N=8, L=3, C=1.0, kappa=1.0, seed=0, tol=1e-7, max_iter=4000, step="backtracking")
+    plain = run_sweep(convergence_task, [task], paperkey="b", experiment="f5", cache=False).iloc[0]
+    assert plain.commits is None and len(plain.M) > 4
+
+    class Killed(Exception):
+        pass
+    saves = []
+    save = TaskCheckpoint.save
+
+    def dying_save(self, state):
+        save(self, state)
+        saves.append(state["outer"]["stage"])
+        if len(saves) == 3:
+            raise Killed
+    monkeypatch.setattr(TaskCheckpoint, "save", dying_save)
+    with pytest.raises(Killed):
+        run_sweep(convergence_task, [task], paperkey="b", experiment="f5", root=tmp_path)
+    monkeypatch.setattr(TaskCheckpoint, "save", save)
+    assert len(list((tmp_path / "b" / "f5").glob("*.checkpoint"))) == 1
+    resumed = run_sweep(convergence_task, [task], paperkey="b", experiment="f5", root=tmp_path).iloc[0]
+    for col in ("stage", "M", "N_s", "gap", "R", "objective", "success", "s_star"):
+        assert resumed[col] == plain[col], col
+    assert len(resumed.commits) == 1 and not list((tmp_path / "b" / "f5").glob("*.checkpoint"))
+
+
+def _jsonable(obj):
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    return obj.item() if isinstance(obj, np.generic) else obj
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")

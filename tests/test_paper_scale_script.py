@@ -60,3 +60,20 @@ def test_unknown_dataset_is_a_value_error(script):
     with pytest.raises(ValueError, match="not in the table1 sweep"):
         mod.main(["chen2008", "table1", "--datasets", "usps"])
     assert calls == []
+
+
+def test_bental2012_fig5_is_the_pages_four_paper_scale_runs(script):
+    """Fig. 5 at paper scale (000 §7.4): D_U(1, 50, 5), C = 1 and D_U(1, 500, 5), C = 10, each with the fixed
+    step (16b) and with backtracking, tolerance 1e-8 and 2,000,000 steps; no data set axis."""
+    from robustpapers.bental2012.experiments import convergence_task, paper_scale_tasks
+
+    mod, calls = script
+    mod.main(["bental2012", "fig5", "--reverse"])
+    assert [(c[1]["N"], c[1]["C"], c[1]["step"]) for c in calls] == [
+        (500, 10.0, "backtracking"), (500, 10.0, "fixed"), (50, 1.0, "backtracking"), (50, 1.0, "fixed")]
+    assert all(c[0] == convergence_task.__name__ and c[2]["experiment"] == "fig5_convergence"
+               and c[1]["tol"] == 1e-8 and c[1]["max_iter"] == 2_000_000 and c[1]["L"] == 5 for c in calls)
+    with pytest.raises(ValueError, match="no data set axis"):
+        paper_scale_tasks("fig5", datasets=["uniform"])
+    with pytest.raises(ValueError, match="unknown bental2012 paper-scale experiment"):
+        paper_scale_tasks("fig2")

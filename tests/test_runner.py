@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from robustpapers.bental2012.perturbed_kernel_demo import perturbed_kernel_task
-from robustpapers.runner import derive_seed, grid, load_cached, parallel_map, provenance_summary, run_sweep, task_key
+from robustpapers.runner import (derive_seed, grid, load_cached, parallel_map, provenance_summary, run_sweep, task_checkpoint,
+                                 task_key)
 
 CALLS = []
 
@@ -17,6 +18,52 @@ def square_task(x, seed):
 
 def square_task_v2(x, seed):
     return {"y": float(x) ** 3, "seed_used": seed}
+
+
+class Killed(Exception):
+    """Plays a process killed in the middle of a task."""
+
+
+KILL_AT = []
+
+
+def counting_task(n, seed):
+    """Sums 0.1 i for i = 1..n with a checkpoint after every term; raises Killed once at KILL_AT."""
+    store = task_checkpoint()
+    state = store.load() if store is not None else None
+    i, total = (0, 0.0) if state is None else (state["i"], state["total"])
+    start = i
+    while i < n:
+        i += 1
+        total += 0.1 * i
+        if store is not None:
+            store.save({"i": i, "total": total, "terms": 0.1 * np.arange(1, i + 1)})
+        if KILL_AT and i == KILL_AT[0]:
+            KILL_AT.clear()
+            raise Killed
+    return {"total": total, "resumed_at": start, "commits": None if store is None else store.commits}
+
+
+def test_a_killed_task_resumes_from_its_checkpoint(tmp_path):
+    """A task killed midway leaves its checkpoint and no record; the next sweep goes on from it, returns what an
+    uninterrupted run returns, and the record replaces the checkpoint."""
+    plain = counting_task(40, 0)  # outside run_sweep: no store
+    assert task_checkpoint() is None and plain["resumed_at"] == 0 and plain["commits"] is None
+    KILL_AT[:] = [25]
+    with pytest.raises(Killed):
+        run_sweep(counting_task, [dict(n=40, seed=0)], paperkey="demo", experiment="ck", root=tmp_path)
+    assert task_checkpoint() is None  # reset after the task, even a failed one
+    assert load_cached(counting_task, dict(n=40, seed=0), "demo", "ck", 1, root=tmp_path) is None
+    (ckpt,) = (tmp_path / "demo" / "ck").glob("*.checkpoint")
+    assert json.loads(ckpt.read_text())["state"]["i"] == 25
+    assert provenance_summary("demo", "ck", root=tmp_path).empty  # a checkpoint is not a record
+    df = run_sweep(counting_task, [dict(n=40, seed=0)], paperkey="demo", experiment="ck", root=tmp_path)
+    assert df.resumed_at.iloc[0] == 25 and df.total.iloc[0] == plain["total"]  # the same float sum
+    assert len(df.commits.iloc[0]) == 1  # one code version did both segments
+    assert not ckpt.exists() and load_cached(counting_task, dict(n=40, seed=0), "demo", "ck", 1, root=tmp_path)
+    # without the cache nothing is kept
+    run_sweep(counting_task, [dict(n=5, seed=0)], paperkey="demo", experiment="ck2", root=tmp_path, cache=False)
+    assert not (tmp_path / "demo" / "ck2").exists()
 
 
 def test_grid_and_seeds():

@@ -10,14 +10,14 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 
 from ..core import svm_dual
-from ..runner import derive_seed
+from ..runner import derive_seed, task_checkpoint
 from .data import make_uncertain_dataset
 from .prediction import evaluate_prediction_rules
 from .robust import robust_bias, robust_objective
 from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
-__all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task"]
+__all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task", "paper_scale_tasks"]
 
 
 def _errors(prefix, errs):
@@ -99,12 +99,18 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
                      step="fixed"):
     """Fig. 5 (000 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
 
-    ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking)."""
+    ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking). Run by
+    :func:`robustpapers.runner.run_sweep`, the iterations are checkpointed every five minutes and a killed run
+    goes on where it stopped (a paper-scale N = 500 run takes hours); ``fss_seconds`` is the computation time
+    of all its segments and ``commits`` the code versions that computed them."""
     ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "conv", N, L))
+    store = task_checkpoint()
+    state = store.load() if store is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=tol, max_iter=max_iter, schedule=schedule,
-                        step=step)
+                        step=step, checkpoint=None if store is None else store.save, checkpoint_every=300.0,
+                        resume=state)
     tr = res.trace
     keep = tr["stage"] >= 0
     consts = {k: float(v) for k, v in res.constants.items() if v is not None}
@@ -113,7 +119,28 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
         "N_s": tr["N"][keep].astype(int).tolist(), "gap": tr["gap"][keep].tolist(),
         "R": tr["R"][keep].tolist(), "objective": float(res.objective), "success": bool(res.success),
         "s_star": s_star(consts), "constants": consts, "d": int(ds.X.shape[1]), "n": int(ds.y.size),
+        "fss_seconds": float(tr["time"][-1]), "commits": None if store is None else store.commits,
     }
+
+
+FIG5_PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
+"""The two problems of Fig. 5 (000 §7.4): D_U(1, N, 5) with their C."""
+
+
+def paper_scale_tasks(experiment, seed=0, datasets=None):
+    """The paper-scale sweeps too long for one sitting, for ``scripts/paper_scale.py`` and the page alike.
+
+    ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
+    backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed). Returns
+    ``(func, tasks, experiment directory, version)``.
+    """
+    if datasets is not None:
+        raise ValueError("bental2012's paper-scale sweeps have no data set axis; leave datasets out")
+    if experiment == "fig5":
+        tasks = [dict(prob, kappa=1.0, seed=seed, schedule="adaptive", step=step, tol=1e-8, max_iter=2_000_000)
+                 for prob in FIG5_PROBLEMS for step in ("fixed", "backtracking")]
+        return convergence_task, tasks, "fig5_convergence", 2
+    raise ValueError(f"unknown bental2012 paper-scale experiment {experiment!r}; known: 'fig5'")
 
 
 def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000, distribution="uniform",

@@ -26,6 +26,24 @@ from ..core import SolverResult, Trace, check_positive, warn_not_converged
 __all__ = ["SaddlePointProblem", "fss_stage_constants", "fss_saddle"]
 
 
+def _check_resume(resume, identity, ybar0):
+    """Refuse a ``resume`` state that another run (other problem, start or options) wrote."""
+    if not isinstance(resume, dict) or resume.get("version") != 1:
+        raise ValueError("resume must be a state dict given to fss_saddle's checkpoint (version 1)")
+    theirs = resume.get("identity", {})
+
+    def same(a, b):
+        if isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):
+            return math.isclose(a, b, rel_tol=1e-12)
+        return a == b
+    differ = sorted(k for k, v in identity.items() if k not in theirs or not same(v, theirs[k]))
+    if differ:
+        raise ValueError(f"resume state belongs to another run: {', '.join(differ)} differ")
+    y0_then = np.asarray(resume.get("y0"), dtype=float)
+    if y0_then.shape != ybar0.shape or not np.allclose(y0_then, ybar0, rtol=1e-12, atol=1e-300):
+        raise ValueError("resume state belongs to another run: the start y0 differs")
+
+
 @dataclass
 class SaddlePointProblem:
     """A saddle-point problem :math:`\\min_{x\\in X}\\max_{y\\in Y}\\phi(x,y)` in the form FSS needs (000 §5.1).
@@ -88,7 +106,8 @@ def fss_stage_constants(problem, R):
 
 def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, schedule="theory",
                check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5, step_max=1e3,
-               x_cert=None, recenter_x=False, callback=None, verbose=False):
+               x_cert=None, recenter_x=False, checkpoint=None, checkpoint_every=600.0, resume=None,
+               callback=None, verbose=False):
     r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (000 §5.2).
 
     .. math::
@@ -149,6 +168,17 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         :math:`y`. Each stage's Mirror-Prox bound only needs :math:`\Omega_X \ge \max_X\omega_X^s`; the
         caller must pass an ``Omega_X`` valid for every centre in X (e.g. :math:`\tfrac12\mathrm{diam}(X)^2`).
         The prox steps (21) are the same projections.
+    checkpoint : callable, optional
+        ``checkpoint(state)`` with a dict (arrays and JSON-able values) that describes the run completely:
+        inside a stage every ``checkpoint_every`` seconds, and at the end of every stage. Pass it back as ``resume`` to continue a run that was interrupted (a run of hours
+        split over several processes); the caller stores it.
+    checkpoint_every : float >= 0
+        Seconds between two ``checkpoint`` calls inside a stage (0: after every step).
+    resume : dict, optional
+        A ``state`` given to ``checkpoint`` by a run of the same problem with the same ``y0``, ``R0``, ``tol``
+        and options (``max_iter`` and ``max_stages`` may differ). The run goes on from there and takes the same
+        steps as a run never interrupted; ``trace`` holds the records of all segments, its ``time`` counts
+        computation only. A state of another run raises ``ValueError``.
     callback : callable, optional
         ``callback(stage_info_dict)`` after every stage; return True to stop.
     verbose : bool
@@ -188,9 +218,19 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         raise ValueError(f"step_grow must be a finite number >= 1, got {step_grow!r}")
     if int(max_iter) < 1:
         raise ValueError(f"max_iter must be a positive integer, got {max_iter!r}")
+    if not (np.isfinite(checkpoint_every) and checkpoint_every >= 0):
+        raise ValueError(f"checkpoint_every must be a finite number >= 0, got {checkpoint_every!r}")
     trace = Trace()
     x_om = np.asarray(problem.x_omega, dtype=float)
     ybar = problem.project_y(np.asarray(y0, dtype=float))
+    # what a resumed run must share with the run that wrote the state (max_iter, max_stages may grow)
+    identity = dict(R0=R0, tol=tol, schedule=schedule, check_every=int(check_every),
+                    min_stage_iter=int(min_stage_iter), relative=bool(relative), step=step,
+                    step_grow=float(step_grow), step_max=float(step_max), recenter_x=bool(recenter_x),
+                    L_xy=float(problem.L_xy), L_yy=float(problem.L_yy), theta=float(problem.theta),
+                    Omega_X=float(problem.Omega_X), Omega_Y=float(problem.Omega_Y))
+    if resume is not None:
+        _check_resume(resume, identity, ybar)
     R = R0
     M = 0
     gap_fn = problem.gap
@@ -201,25 +241,51 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         if relative and problem.lower is not None:
             return g <= tol * abs(problem.lower(yv))
         return g <= tol
-    x_s, y_s = (x_om.copy() if x_cert is None else np.asarray(x_cert, dtype=float).copy()), ybar.copy()
-    gap_prev = gap_fn(x_s, y_s) if gap_fn is not None else np.inf
-    trace.record(objective=problem.lower(y_s) if problem.lower else np.nan, gap=gap_prev,
-                 stage=-1, M=0, N=0, R=R)
-    converged = small(gap_prev, y_s)
-    x_centre = x_s.copy() if recenter_x else x_om
+    inner = None
+    if resume is None:
+        x_s, y_s = (x_om.copy() if x_cert is None else np.asarray(x_cert, dtype=float).copy()), ybar.copy()
+        gap_prev = gap_fn(x_s, y_s) if gap_fn is not None else np.inf
+        trace.record(objective=problem.lower(y_s) if problem.lower else np.nan, gap=gap_prev,
+                     stage=-1, M=0, N=0, R=R)
+        converged = small(gap_prev, y_s)
+        x_centre = x_s.copy() if recenter_x else x_om
+        stage = 0
+    else:
+        outer = resume["outer"]
+        stage, M, R, gap_prev = int(outer["stage"]), int(outer["M"]), float(outer["R"]), float(outer["gap_prev"])
+        ybar, x_centre = np.array(resume["ybar"], dtype=float), np.array(resume["x_centre"], dtype=float)
+        x_s, y_s = np.array(resume["x_s"], dtype=float), np.array(resume["y_s"], dtype=float)
+        trace.columns = {k: list(v) for k, v in resume["trace"].items()}
+        trace._t0 -= float(outer["elapsed"])
+        converged = small(gap_prev, y_s)
+        inner = resume.get("inner")
     stopped = False
-    stage = 0
+    last_save = time.perf_counter()
+
+    def state(inner_state):
+        outer_state = dict(stage=stage, M=M, R=R, gap_prev=float(gap_prev),
+                           elapsed=time.perf_counter() - trace._t0)
+        return dict(version=1, identity=identity, outer=outer_state, ybar=ybar.copy(), x_centre=x_centre.copy(),
+                    x_s=x_s.copy(), y_s=y_s.copy(), y0=problem.project_y(np.asarray(y0, dtype=float)),
+                    trace={k: list(v) for k, v in trace.columns.items()}, inner=inner_state)
+
     while not converged and not stopped and stage < max_stages and M < max_iter:
         k = fss_stage_constants(problem, R)
         N_cap = min(k["N"], max_iter - M)
         sx, sy = k["step_x"], k["step_y"]
-        x, y = x_centre.copy(), ybar.copy()
-        sum_x, sum_y = np.zeros_like(x), np.zeros_like(y)
-        t = 0
-        gap_s = np.nan
         target = max(gap_prev / 4, problem.theta * R**2 / 32) if np.isfinite(gap_prev) else -np.inf
-        gamma = 1.0  # step multiplier: always 1 for step="fixed"
-        wsum = 0.0
+        gap_s = np.nan
+        if inner is None:
+            x, y = x_centre.copy(), ybar.copy()
+            sum_x, sum_y = np.zeros_like(x), np.zeros_like(y)
+            t = 0
+            gamma = 1.0  # step multiplier: always 1 for step="fixed"
+            wsum = 0.0
+        else:  # resumed inside this stage
+            x, y = np.array(inner["x"], dtype=float), np.array(inner["y"], dtype=float)
+            sum_x, sum_y = np.array(inner["sum_x"], dtype=float), np.array(inner["sum_y"], dtype=float)
+            t, gamma, wsum = int(inner["t"]), float(inner["gamma"]), float(inner["wsum"])
+            inner = None
         while t < N_cap:
             gx, gy = problem.operator(x, y)
             if step == "fixed":
@@ -254,6 +320,10 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
                 if gap_s <= target or small(gap_s, sum_y / wsum):
                     break
                 gap_s = np.nan
+            if checkpoint is not None and t < N_cap and time.perf_counter() - last_save >= checkpoint_every:
+                checkpoint(state(dict(t=t, gamma=gamma, wsum=wsum, x=x.copy(), y=y.copy(),
+                                      sum_x=sum_x.copy(), sum_y=sum_y.copy())))
+                last_save = time.perf_counter()
         M += t
         x_s, y_s = sum_x / wsum, sum_y / wsum
         if np.isnan(gap_s):
@@ -273,6 +343,9 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
             x_centre = x_s
         R = R / 2
         stage += 1
+        if checkpoint is not None:
+            checkpoint(state(None))
+            last_save = time.perf_counter()
     if converged:
         message = f"certified eps_sad <= tol after {stage} stages"
     elif stopped:

@@ -349,7 +349,7 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
               schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
               dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
               blas_threads=1, step="fixed", step_grow=1.5, n_alternate=2, polish=False, recenter_x=False,
-              svm_tol=1e-6, callback=None, verbose=False):
+              svm_tol=1e-6, checkpoint=None, checkpoint_every=600.0, resume=None, callback=None, verbose=False):
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
 
     .. math::
@@ -428,6 +428,9 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     step, step_grow
         Step rule of :func:`fss_saddle`: the paper's fixed step (16b) or Mirror-Prox's
         backtracking on the local Lipschitz condition (Nemirovski 2004).
+    checkpoint, checkpoint_every, resume
+        Split a long run over several processes (see :func:`fss_saddle`): ``checkpoint(state)`` receives the
+        state of the iterations; ``resume=state`` with the same data and arguments goes on from it.
 
     Returns
     -------
@@ -531,7 +534,8 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     with threadpool_limits(limits=blas_threads):
         res = fss_saddle(prob, ybar0, R, tol=tol, relative=True, max_iter=max_iter, max_stages=max_stages,
                          schedule=schedule, check_every=check_every, step=step, step_grow=step_grow,
-                         x_cert=x_cert, recenter_x=recenter_x, callback=callback, verbose=verbose)
+                         x_cert=x_cert, recenter_x=recenter_x, checkpoint=checkpoint,
+                         checkpoint_every=checkpoint_every, resume=resume, callback=callback, verbose=verbose)
     alpha = np.clip(res.y, 0.0, C)
     u = y * alpha
     a = (prob.kernel_operator.forms(alpha)[2] @ u.astype(K_stack.dtype)).astype(float) if L else np.zeros(0)
