@@ -352,7 +352,11 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         message = "stopped by callback"
     else:
         knob = "max_iter" if M >= max_iter else "max_stages"
-        message = warn_not_converged("fss_saddle", knob, f"eps_sad certificate {gap_prev:.3g} > tol {tol:.3g}")
+        if relative and problem.lower is not None:
+            bound = f"tol * |lower(y)| = {tol * abs(problem.lower(y_s)):.3g}"
+        else:
+            bound = f"tol {tol:.3g}"
+        message = warn_not_converged("fss_saddle", knob, f"eps_sad certificate {gap_prev:.3g} > {bound}")
     return SolverResult(x=x_s, y=y_s, success=converged, nit=M, message=message,
                         objective=problem.lower(y_s) if problem.lower else np.nan, trace=trace,
                         gap=float(gap_prev), stages=stage)
