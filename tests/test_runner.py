@@ -205,3 +205,16 @@ def test_cached_sweep_reads_what_run_sweep_wrote_and_computes_nothing(tmp_path):
     # another version or function is another sweep: nothing of it is cached
     assert cached_sweep(square_task, tasks, paperkey="t", experiment="cs", version=2, root=tmp_path)[1] == 3
     assert cached_sweep(square_task_v2, tasks, paperkey="t", experiment="cs", root=tmp_path)[1] == 3
+
+
+def test_a_resumed_trace_keeps_the_records_and_goes_on_in_time():
+    """core.Trace.resume: the records of the interrupted run come first, and its time continues from theirs."""
+    from robustpapers.core import Trace
+
+    first = Trace()
+    first.record(objective=1.0, gap=0.5, stage=0)
+    then = Trace()
+    then.resume(first.as_dict(), elapsed=100.0)
+    then.record(objective=2.0, gap=0.25, stage=1)
+    assert then["objective"].tolist() == [1.0, 2.0] and then["stage"].tolist() == [0, 1]
+    assert 100.0 <= then["time"][1] < 200.0 and then.elapsed() >= 100.0

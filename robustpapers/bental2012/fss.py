@@ -170,8 +170,8 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         The prox steps (21) are the same projections.
     checkpoint : callable, optional
         ``checkpoint(state)`` with a dict (arrays and JSON-able values) that describes the run completely:
-        inside a stage every ``checkpoint_every`` seconds, and at the end of every stage. Pass it back as ``resume`` to continue a run that was interrupted (a run of hours
-        split over several processes); the caller stores it.
+        inside a stage every ``checkpoint_every`` seconds, and at the end of every stage. The caller stores it;
+        passed back as ``resume``, it continues an interrupted run (a run of hours split over processes).
     checkpoint_every : float >= 0
         Seconds between two ``checkpoint`` calls inside a stage (0: after every step).
     resume : dict, optional
@@ -255,8 +255,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         stage, M, R, gap_prev = int(outer["stage"]), int(outer["M"]), float(outer["R"]), float(outer["gap_prev"])
         ybar, x_centre = np.array(resume["ybar"], dtype=float), np.array(resume["x_centre"], dtype=float)
         x_s, y_s = np.array(resume["x_s"], dtype=float), np.array(resume["y_s"], dtype=float)
-        trace.columns = {k: list(v) for k, v in resume["trace"].items()}
-        trace._t0 -= float(outer["elapsed"])
+        trace.resume(resume["trace"], outer["elapsed"])
         converged = small(gap_prev, y_s)
         inner = resume.get("inner")
     stopped = False
@@ -264,7 +263,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
 
     def state(inner_state):
         outer_state = dict(stage=stage, M=M, R=R, gap_prev=float(gap_prev),
-                           elapsed=time.perf_counter() - trace._t0)
+                           elapsed=trace.elapsed())
         return dict(version=1, identity=identity, outer=outer_state, ybar=ybar.copy(), x_centre=x_centre.copy(),
                     x_s=x_s.copy(), y_s=y_s.copy(), y0=problem.project_y(np.asarray(y0, dtype=float)),
                     trace={k: list(v) for k, v in trace.columns.items()}, inner=inner_state)

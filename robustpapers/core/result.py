@@ -36,6 +36,15 @@ class Trace:
             if len(col) < n:
                 col.append(np.nan)
 
+    def elapsed(self):
+        """Seconds since the trace was created (plus those of the run it resumed, see :meth:`resume`)."""
+        return time.perf_counter() - self._t0
+
+    def resume(self, columns, elapsed):
+        """Continue the trace of an interrupted run: its ``columns`` and ``elapsed`` seconds; times go on from there."""
+        self.columns = {k: list(v) for k, v in columns.items()}
+        self._t0 = time.perf_counter() - float(elapsed)
+
     def __len__(self):
         return len(self.columns["time"])
 
