@@ -77,3 +77,21 @@ def test_bental2012_fig5_is_the_pages_four_paper_scale_runs(script):
         paper_scale_tasks("fig5", datasets=["uniform"])
     with pytest.raises(ValueError, match="unknown bental2012 paper-scale experiment"):
         paper_scale_tasks("fig2")
+
+
+def test_bental2012_fig6_is_the_papers_grid_with_our_socp_limits(script):
+    """Fig. 6 at paper scale (000 §7.5): N in {250..2500} per class x L in {10, 50} x SOCP/MN, C = 10, kappa = 1;
+    an SOCP predicted to need more than the memory limit is not attempted, and says so without building data."""
+    from robustpapers.bental2012.experiments import FIG6_SOCP_MAX_GB, fig6_task, socp_memory_gb
+
+    mod, calls = script
+    mod.main(["bental2012", "fig6"])
+    got = sorted((c[1]["L"], c[1]["N"], c[1]["method"]) for c in calls)
+    assert got == sorted((L, N, m) for L in (10, 50) for N in (250, 500, 1000, 1500, 2000, 2500) for m in ("socp", "mn"))
+    assert all(c[1]["C"] == 10.0 and c[1]["kappa"] == 1.0 and c[2]["experiment"] == "fig6_scaling" for c in calls)
+    assert {c[1]["dtype"] for c in calls if c[1]["N"] >= 1500} == {"float32"}
+    big = dict(N=2500, L=50, C=10.0, kappa=1.0, seed=0, method="socp", socp_max_gb=FIG6_SOCP_MAX_GB)
+    assert socp_memory_gb(5000, 50) > FIG6_SOCP_MAX_GB
+    out = fig6_task(**big)  # would need ~190 GB: returns at once, censored, no time
+    assert not out["attempted"] and out["censored"] and out["status"].startswith("not attempted")
+    assert out["time"] != out["time"] and out["n"] == 5000
