@@ -256,7 +256,8 @@ def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_in
 
 
 #: Peak memory of cvxpy + Clarabel on (13) per entry of the L + 1 kernels, measured on this project's machine
-#: (cvxpy 1.9.3, Clarabel): 0.10 GB at n = 250 and 0.35 GB at n = 500 with L = 10, i.e. 130-150 bytes an entry.
+#: (cvxpy 1.9.3, Clarabel): 0.10 GB at n = 250 and 0.35 GB at n = 500 with L = 10, 0.41 GB at n = 250 with
+#: L = 50, i.e. 125-150 bytes an entry.
 SOCP_BYTES_PER_ENTRY = 150
 
 
