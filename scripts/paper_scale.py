@@ -45,8 +45,8 @@ def main(argv=None):
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
-        shown = ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "C",
-                 "step")
+        shown = ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "L", "C",
+                 "method", "step")
         print(exp, {k: t[k] for k in shown if k in t},
               "cached" if bool(df.cached.iloc[0]) else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
 
