@@ -21,6 +21,7 @@ import json
 import os
 import platform
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -147,8 +148,9 @@ class TaskCheckpoint:
 
     A task function that can resume (e.g. through :func:`robustpapers.bental2012.ussvm_fss`'s ``checkpoint``
     and ``resume``) asks :func:`task_checkpoint` for its store, loads the state a killed run left with ``load``
-    and keeps its own with ``save`` as it goes. The file, ``results/<paperkey>/<experiment>/<key>.checkpoint`` (JSON), is
-    removed once the task's record is written; committed meanwhile, it lets another session or machine go on.
+    and keeps its own with ``save`` as it goes. The file, ``results/<paperkey>/<experiment>/<key>.checkpoint``
+    (JSON), is removed once the task's record is written; committed meanwhile, it lets another session or
+    machine go on.
     ``commits`` lists the code versions of the processes that worked on it, oldest first.
     """
 
@@ -174,13 +176,13 @@ class TaskCheckpoint:
         os.replace(tmp, self.path)
 
 
-_TASK_CHECKPOINT = None
+_RUNNING = threading.local()  # per thread: a Dask worker may run several tasks at once
 
 
 def task_checkpoint():
-    """The :class:`TaskCheckpoint` of the sweep task running in this process (None outside a cached
+    """The :class:`TaskCheckpoint` of the sweep task running in this thread (None outside a cached
     :func:`run_sweep` task: nothing is then kept)."""
-    return _TASK_CHECKPOINT
+    return getattr(_RUNNING, "checkpoint", None)
 
 
 def load_cached(func, params, paperkey, experiment, version, root=None):
@@ -373,13 +375,12 @@ def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label
 
 
 def _run_task(item):
-    global _TASK_CHECKPOINT
     func, params, checkpoint_path = item
-    _TASK_CHECKPOINT = None if checkpoint_path is None else TaskCheckpoint(checkpoint_path)
+    _RUNNING.checkpoint = None if checkpoint_path is None else TaskCheckpoint(checkpoint_path)
     try:
         return _run_one(func, params)
     finally:
-        _TASK_CHECKPOINT = None
+        _RUNNING.checkpoint = None
 
 
 def _execute(func, tasks, n_jobs, scheduler, show, label, checkpoint_paths):
