@@ -223,6 +223,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
     trace = Trace()
     x_om = np.asarray(problem.x_omega, dtype=float)
     ybar = problem.project_y(np.asarray(y0, dtype=float))
+    ybar0 = ybar.copy()  # the start, kept in every checkpoint to recognise the run
     # what a resumed run must share with the run that wrote the state (max_iter, max_stages may grow)
     identity = dict(R0=R0, tol=tol, schedule=schedule, check_every=int(check_every),
                     min_stage_iter=int(min_stage_iter), relative=bool(relative), step=step,
@@ -230,7 +231,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
                     L_xy=float(problem.L_xy), L_yy=float(problem.L_yy), theta=float(problem.theta),
                     Omega_X=float(problem.Omega_X), Omega_Y=float(problem.Omega_Y))
     if resume is not None:
-        _check_resume(resume, identity, ybar)
+        _check_resume(resume, identity, ybar0)
     R = R0
     M = 0
     gap_fn = problem.gap
@@ -265,7 +266,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         outer_state = dict(stage=stage, M=M, R=R, gap_prev=float(gap_prev),
                            elapsed=trace.elapsed())
         return dict(version=1, identity=identity, outer=outer_state, ybar=ybar.copy(), x_centre=x_centre.copy(),
-                    x_s=x_s.copy(), y_s=y_s.copy(), y0=problem.project_y(np.asarray(y0, dtype=float)),
+                    x_s=x_s.copy(), y_s=y_s.copy(), y0=ybar0,
                     trace={k: list(v) for k, v in trace.columns.items()}, inner=inner_state)
 
     while not converged and not stopped and stage < max_stages and M < max_iter:
