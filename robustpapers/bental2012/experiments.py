@@ -280,8 +280,8 @@ def fig6_task(N, L, C, kappa, seed, method, socp_time_limit=3600.0, fss_tol=1e-3
     ``socp_max_gb``: an SOCP whose predicted memory (:func:`socp_memory_gb`) exceeds it is not attempted
     (``attempted=False``, censored, ``time`` NaN) rather than exhaust the machine.
     """
-    if method == "socp" and socp_max_gb is not None and socp_memory_gb(2 * N, L) > socp_max_gb:
-        gb = socp_memory_gb(2 * N, L)
+    gb = socp_memory_gb(2 * N, L)
+    if method == "socp" and socp_max_gb is not None and gb > socp_max_gb:
         return {"n": int(2 * N), "status": f"not attempted: needs about {gb:.0f} GB > {socp_max_gb:g} GB",
                 "censored": True, "attempted": False, "objective": float("nan"), "gap": float("nan"), "nit": 0,
                 "time": float("nan")}

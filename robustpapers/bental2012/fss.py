@@ -32,7 +32,7 @@ def _check_resume(resume, identity, ybar0):
         raise ValueError("resume must be a state dict given to fss_saddle's checkpoint (version 1)")
     theirs = resume.get("identity", {})
 
-    def same(a, b):
+    def same(a, b):  # constants from eigenvalues may differ in the last bits on another machine
         if isinstance(a, float) and isinstance(b, (int, float)) and not isinstance(b, bool):
             return math.isclose(a, b, rel_tol=1e-12)
         return a == b
