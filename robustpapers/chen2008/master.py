@@ -72,23 +72,33 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
     alpha = np.clip(alpha, 1e-3 * C, (1 - 1e-3) * C)
     e = np.ones(n)
     m = p + 2 * n
+    # One buffer for the complementarity pairs, multipliers first: X = (lam, z | s, g), where
+    # s are the slacks of the p quadratic constraints and g = (alpha, C - alpha) >= 0 those of
+    # the 2n box constraints with multipliers z = (lam_lo, lam_hi); dX is the Newton direction
+    # in the same layout. Stacking lets one NumPy call act on all pairs (products, ratio
+    # tests, updates) with the same floating-point operations as separate arrays would.
+    X = np.empty(2 * m)
+    dX = np.empty(2 * m)
+    lam, z, s, g = X[:p], X[p:m], X[m:m + p], X[m + p:]
+    dlam, dz, ds, dg = dX[:p], dX[p:m], dX[m:m + p], dX[m + p:]
     Qa = (Q2 @ alpha).reshape(p, n)
     S = alpha.sum() - 0.5 * (Qa @ alpha) + c
     scale = max(1.0, float(np.max(np.abs(S))))
     delta = max(1.0, 1e-2 * scale)
     t = float(S.min()) - delta
-    s = S - t
-    lam = np.full(p, 1.0 / p)
+    s[:] = S - t
+    lam[:] = 1.0 / p
     mu0 = float(lam @ s) / p
-    lam_lo = mu0 / alpha
-    lam_hi = mu0 / (C - alpha)
+    z[:n] = mu0 / alpha
+    z[n:] = mu0 / (C - alpha)
     nu = 0.0
     yext = np.zeros(n + 1)
     yext[:n] = y
     H = np.empty((n + 1, n + 1))
     diag = np.arange(n)
-    # the 2n box constraints stacked: g = (alpha, C - alpha) >= 0 with multipliers z = (lam_lo, lam_hi)
-    z = np.concatenate((lam_lo, lam_hi))
+    rhs = np.empty(n + 1)
+    R = np.empty(m)      # complementarity residuals (lam*s, z*g) - sigma*mu (+ Mehrotra's term)
+    RV = np.empty(m)     # R / (s, g)
     converged = False
     lu_fallbacks = 0  # Newton systems solved by LU of the bordered system instead of Cholesky
     it = 0
@@ -96,20 +106,20 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
         Qa = (Q2 @ alpha).reshape(p, n)
         S = alpha.sum() - 0.5 * (Qa @ alpha) + c
         a = Qa - e
-        g = np.concatenate((alpha, C - alpha))
+        g[:n] = alpha
+        np.subtract(C, alpha, out=g[n:])
         r_da = lam @ a - z[:n] + z[n:] + nu * y
         r_dt = lam.sum() - 1.0
         r_p = t - S + s
         r_eq = float(y @ alpha)
         gap = float(lam @ s + z @ g)
         mu = gap / m
-        sc = tol * max(1.0, abs(t))
-        feas = 1e-8 * max(1.0, abs(t))
-        resid_ok = (np.max(np.abs(r_p), initial=0.0) <= feas and abs(r_dt) <= 1e-8
-                    and np.max(np.abs(r_da)) <= feas and abs(r_eq) <= 1e-8 * max(1.0, C))
-        if gap <= sc and resid_ok:
-            converged = True
-            break
+        if gap <= tol * max(1.0, abs(t)):
+            feas = 1e-8 * max(1.0, abs(t))
+            if (np.max(np.abs(r_p), initial=0.0) <= feas and abs(r_dt) <= 1e-8
+                    and np.max(np.abs(r_da)) <= feas and abs(r_eq) <= 1e-8 * max(1.0, C)):
+                converged = True
+                break
         if gap <= 1e-15 * max(1.0, abs(t)):  # numerical floor
             converged = bool(np.max(np.abs(r_p), initial=0.0) <= 1e-6 * max(1.0, abs(t)) and abs(r_dt) <= 1e-6)
             break
@@ -117,10 +127,9 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
             # alpha has reached a box bound in floating point (C - alpha rounded to 0): the
             # Newton system is singular there, so stop as a failed run, without 1/0 warnings.
             break
-        sinv = 1.0 / s
-        ginv = 1.0 / g
-        d = lam * sinv
-        zg = z * ginv
+        Vinv = 1.0 / X[m:]           # (1/s, 1/g)
+        d = lam * Vinv[:p]
+        zg = z * Vinv[p:]
         # Newton matrix of the (alpha, t) block: sum_i lam_i Q_i + [a 1]' diag(lam/s) [a 1] + box
         ad = a.T * d
         H[:n, :n] = (lam @ Qf).reshape(n, n)
@@ -146,20 +155,22 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
             if not np.all(np.isfinite(lu[0])) or np.min(np.abs(np.diag(lu[0]))) == 0.0:
                 break
             lu_fallbacks += 1
-        lam_s = lam * s
-        zgp = z * g
+        UV = X[:m] * X[m:]           # (lam*s, z*g)
         dr_p = d * r_p
+        neg_r_da = -r_da
+        neg_lam = -lam
+        neg_ginv = -Vinv[p:]
 
-        def direction(sigma_mu, corr_q=None, corr_b=None):
-            r_c = lam_s - sigma_mu
-            rb = zgp - sigma_mu
-            if corr_q is not None:
-                r_c = r_c + corr_q
-                rb = rb + corr_b
-            h = dr_p - r_c * sinv
-            rbg = rb * ginv
-            rhs = np.empty(n + 1)
-            rhs[:n] = -r_da - h @ a - rbg[:n] + rbg[n:]
+        def direction(sigma_mu, corr=None):
+            """Newton direction into dX; corr is Mehrotra's term (dlam*ds, dz*dg) or None."""
+            np.subtract(UV, sigma_mu, out=R)
+            if corr is not None:
+                np.add(R, corr, out=R)
+            np.multiply(R, Vinv, out=RV)
+            h = dr_p - RV[:p]
+            np.subtract(neg_r_da, h @ a, out=rhs[:n])
+            rhs[:n] -= RV[p:p + n]
+            rhs[:n] += RV[p + n:]
             rhs[n] = -r_dt - h.sum()
             if lu is None:
                 x0 = _potrs(fac, rhs, lower=False)[0]
@@ -169,35 +180,37 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
                 sol = lu_solve(lu, np.append(rhs, -r_eq), check_finite=False)
                 dnu = sol[n + 1]
             da, dt = sol[:n], float(sol[n])
-            dlam = d * (a @ da + dt) + h
-            ds = -(r_c + s * dlam) / lam
-            dg = np.concatenate((da, -da))
-            dz = -(rb + z * dg) * ginv
-            return da, dt, dnu, dlam, ds, dz, dg
+            np.multiply(d, a @ da + dt, out=dlam)
+            np.add(dlam, h, out=dlam)
+            np.multiply(s, dlam, out=ds)
+            np.add(ds, R[:p], out=ds)
+            np.divide(ds, neg_lam, out=ds)
+            dg[:n] = da
+            np.negative(da, out=dg[n:])
+            np.multiply(z, dg, out=dz)
+            np.add(dz, R[p:], out=dz)
+            np.multiply(dz, neg_ginv, out=dz)
+            return da, dt, dnu
 
-        V = np.concatenate((s, lam, z, g))
-
-        def max_step(dlam, ds, dz, dg, frac):
-            dV = np.concatenate((ds, dlam, dz, dg))
-            neg = dV < 0
+        def max_step(frac):
+            neg = dX < 0
             if not neg.any():
                 return 1.0
-            return min(1.0, frac * float(np.min(V[neg] / -dV[neg])))
+            return min(1.0, frac * float(np.min(X[neg] / -dX[neg])))
 
         # predictor (affine scaling) to choose the centering parameter
-        da, dt, dnu, dlam, ds, dz, dg = direction(0.0)
-        st = max_step(dlam, ds, dz, dg, 1.0)
-        gap_aff = float((lam + st * dlam) @ (s + st * ds) + (z + st * dz) @ (g + st * dg))
+        da, dt, dnu = direction(0.0)
+        st = max_step(1.0)
+        Xa = X + st * dX
+        gap_aff = float(Xa[:p] @ Xa[m:m + p] + Xa[p:m] @ Xa[m + p:])
         sigma = min(1.0, (gap_aff / gap) ** 3)
         # corrector with Mehrotra's second-order term
-        da, dt, dnu, dlam, ds, dz, dg = direction(sigma * mu, ds * dlam, dg * dz)
-        st = max_step(dlam, ds, dz, dg, 0.99)
+        da, dt, dnu = direction(sigma * mu, dX[:m] * dX[m:])
+        st = max_step(0.99)
         alpha = alpha + st * da
         t = t + st * dt
         nu = nu + st * dnu
-        lam = lam + st * dlam
-        s = s + st * ds
-        z = z + st * dz
+        X[:m + p] += st * dX[:m + p]   # lam, z, s (g follows alpha)
     Qa = (Q2 @ alpha).reshape(p, n)
     S = alpha.sum() - 0.5 * (Qa @ alpha) + c
     t_feas = float(S.min())  # t is feasible for (7) at alpha (up to y'alpha = 0)
