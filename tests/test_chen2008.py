@@ -64,6 +64,33 @@ def test_master_problem_matches_cvxpy_and_mkl_form():
     assert abs(J - prob.value) <= 1e-4 * max(1, abs(prob.value))
 
 
+def test_master_lu_fallback_solves_the_same_problem(monkeypatch):
+    """When the Cholesky factorisation of the Newton matrix fails (rounding), the bordered KKT system is
+    solved by LU from the same Newton matrix (rebuilt, since potrf factors it in place): forcing that
+    path on every step reaches the optimum the Cholesky path reaches."""
+    from robustpapers.chen2008 import master
+    _, y, K0 = _problem(n=20)
+    rho, C = 0.5, 1.0
+    rng = np.random.default_rng(3)
+    Ks = [most_violated_kernel(K0, y, rng.uniform(0, C, y.size), rho) for _ in range(3)]
+    Q = np.stack([np.outer(y, y) * K for K in Ks])
+    c = np.array([rho * np.sum((K - K0) ** 2) for K in Ks])
+    chol = solve_master(Q, c, y, C)
+    real = master._potrf
+
+    def failing(H, **kw):
+        fac, _ = real(H, **kw)   # overwrites H as the real call does
+        return fac, 1
+
+    monkeypatch.setattr(master, "_potrf", failing)
+    lu = solve_master(Q, c, y, C)
+    assert chol["converged"] and chol["lu_fallbacks"] == 0
+    assert lu["converged"] and lu["lu_fallbacks"] == lu["nit"] - 1
+    assert abs(lu["t"] - chol["t"]) <= 1e-8 * max(1, abs(chol["t"]))
+    assert np.allclose(lu["alpha"], chol["alpha"], atol=1e-6)
+    assert np.allclose(lu["theta"], chol["theta"], atol=1e-6)
+
+
 @pytest.mark.parametrize("prune", [False, True])
 def test_bounds_are_monotone_and_ordered(prune):
     """Theorem 4.1 and Lemma 4.1: u+ non-increasing, l- non-decreasing, l- <= u+ at every iteration."""

@@ -94,7 +94,7 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
     nu = 0.0
     yext = np.zeros(n + 1)
     yext[:n] = y
-    H = np.empty((n + 1, n + 1))
+    H = np.empty((n + 1, n + 1), order="F")  # LAPACK's layout: potrf factors it in place, no copy
     diag = np.arange(n)
     rhs = np.empty(n + 1)
     R = np.empty(m)      # complementarity residuals (lam*s, z*g) - sigma*mu (+ Mehrotra's term)
@@ -130,23 +130,27 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
         Vinv = 1.0 / X[m:]           # (1/s, 1/g)
         d = lam * Vinv[:p]
         zg = z * Vinv[p:]
-        # Newton matrix of the (alpha, t) block: sum_i lam_i Q_i + [a 1]' diag(lam/s) [a 1] + box
         ad = a.T * d
-        H[:n, :n] = (lam @ Qf).reshape(n, n)
-        H[:n, :n] += ad @ a
-        H[diag, diag] += zg[:n] + zg[n:]
-        H[:n, n] = H[n, :n] = ad.sum(axis=1)
-        H[n, n] = d.sum()
+
+        def newton_matrix():
+            # the (alpha, t) block: sum_i lam_i Q_i + [a 1]' diag(lam/s) [a 1] + box
+            H[:n, :n] = (lam @ Qf).reshape(n, n)
+            H[:n, :n] += ad @ a
+            H[diag, diag] += zg[:n] + zg[n:]
+            H[:n, n] = H[n, :n] = ad.sum(axis=1)
+            H[n, n] = d.sum()
+            return H
+
         # It is positive definite (lam/s > 0, box terms > 0): Cholesky, and the equality
         # y'alpha = 0 by its 1 x 1 Schur complement (exactly the bordered KKT solve).
         lu = None
-        fac, info = _potrf(H, lower=False, overwrite_a=False, clean=False)
+        fac, info = _potrf(newton_matrix(), lower=False, overwrite_a=True, clean=False)
         if info == 0:
             Hy = _potrs(fac, yext, lower=False)[0]
             yHy = float(yext @ Hy)
         if info != 0 or not yHy > 0:  # lost definiteness to rounding: LU of the bordered system
             KKT = np.zeros((n + 2, n + 2))
-            KKT[: n + 1, : n + 1] = H
+            KKT[: n + 1, : n + 1] = newton_matrix()  # H was overwritten by the factorisation
             KKT[:n, n + 1] = KKT[n + 1, :n] = y
             try:
                 lu = lu_factor(KKT, check_finite=False)
