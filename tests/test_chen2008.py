@@ -38,14 +38,20 @@ def test_most_violated_kernel_minimises_S_against_cvxpy():
     assert is_psd(Kstar)
 
 
-def test_master_problem_matches_cvxpy_and_mkl_form():
-    """The IPM solves the QCLP (7); its multipliers are MKL weights (Theorem 5.1, eq. (27))."""
+def _master_problem():
+    """A restricted master problem (7) over three most violated kernels (9) of a small indefinite K0."""
     _, y, K0 = _problem(n=20)
     rho, C = 0.5, 1.0
     rng = np.random.default_rng(3)
     Ks = [most_violated_kernel(K0, y, rng.uniform(0, C, y.size), rho) for _ in range(3)]
     Q = np.stack([np.outer(y, y) * K for K in Ks])
     c = np.array([rho * np.sum((K - K0) ** 2) for K in Ks])
+    return Q, c, y, C, Ks
+
+
+def test_master_problem_matches_cvxpy_and_mkl_form():
+    """The IPM solves the QCLP (7); its multipliers are MKL weights (Theorem 5.1, eq. (27))."""
+    Q, c, y, C, Ks = _master_problem()
     ms = solve_master(Q, c, y, C)
     a, t = cp.Variable(y.size), cp.Variable()
     cons = [a >= 0, a <= C, y @ a == 0] + [
@@ -69,12 +75,7 @@ def test_master_lu_fallback_solves_the_same_problem(monkeypatch):
     solved by LU from the same Newton matrix (rebuilt, since potrf factors it in place): forcing that
     path on every step reaches the optimum the Cholesky path reaches."""
     from robustpapers.chen2008 import master
-    _, y, K0 = _problem(n=20)
-    rho, C = 0.5, 1.0
-    rng = np.random.default_rng(3)
-    Ks = [most_violated_kernel(K0, y, rng.uniform(0, C, y.size), rho) for _ in range(3)]
-    Q = np.stack([np.outer(y, y) * K for K in Ks])
-    c = np.array([rho * np.sum((K - K0) ** 2) for K in Ks])
+    Q, c, y, C, _ = _master_problem()
     chol = solve_master(Q, c, y, C)
     real = master._potrf
 
