@@ -98,7 +98,7 @@ def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
     diag = np.arange(n)
     rhs = np.empty(n + 1)
     R = np.empty(m)      # complementarity residuals (lam*s, z*g) - sigma*mu (+ Mehrotra's term)
-    RV = np.empty(m)     # R / (s, g)
+    RV = np.empty(m)     # R * (1/s, 1/g)
     converged = False
     lu_fallbacks = 0  # Newton systems solved by LU of the bordered system instead of Cholesky
     it = 0
