@@ -4,8 +4,9 @@ A chapter whose sweeps are too long for one sitting defines them once, in
 ``robustpapers.<paperkey>.experiments.paper_scale_tasks(experiment, seed, datasets)`` (chen2008: Table 1
 needs about ten CPU hours; bhadra2010: Table 1 about 12, see its page). Its page reads the same records, so a sweep can be
 computed a data set at a time, over several sessions or on several machines sharing ``results/``; tasks
-already cached are skipped. Re-execute the page afterwards (``python -m robustpapers run <page>``) and commit
-it with the records it read.
+already cached are skipped. Re-execute the pages afterwards (``python -m robustpapers run <page>``; the script
+names them when it has computed something: they glue how much of the sweep is cached) and commit them with the
+records they read.
 
 Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import time
+from pathlib import Path
 
 from robustpapers.runner import run_sweep
 
@@ -42,6 +44,7 @@ def main(argv=None):
         tasks.sort(key=lambda t: order.index(t["dataset"]))
     if args.reverse:
         tasks.reverse()
+    computed = 0
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
@@ -49,6 +52,16 @@ def main(argv=None):
                  "method", "step")
         print(exp, {k: t[k] for k in shown if k in t},
               "cached" if bool(df.cached.iloc[0]) else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
+        computed += not bool(df.cached.iloc[0])
+    if computed:
+        print(f"{computed} new record(s): re-run and commit with them " + ", ".join(_pages(args.paperkey, args.experiment)))
+
+
+def _pages(paperkey, experiment):
+    """The chapter's pages that name the sweep (they glue what is cached of it), and the reproduction log."""
+    root = Path(__file__).resolve().parent.parent / "notebooks"
+    pages = [f.stem for f in sorted(root.glob(f"{paperkey}_*.md")) if f'"{experiment}"' in f.read_text()]
+    return pages + ["appendix_reproduction_log"]
 
 
 if __name__ == "__main__":

@@ -95,3 +95,25 @@ def test_bental2012_fig6_is_the_papers_grid_with_our_socp_limits(script):
     out = fig6_task(**big)  # would need ~190 GB: returns at once, censored, no time
     assert not out["attempted"] and out["censored"] and out["status"].startswith("not attempted")
     assert out["time"] != out["time"] and out["n"] == 5000
+
+
+@pytest.mark.parametrize("paperkey, experiment, page", [("bhadra2010", "fig1", "bhadra2010_rsvm"),
+                                                        ("chen2008", "table1", "chen2008_indefinite_svm")])
+def test_new_records_name_the_pages_to_rerun(script, monkeypatch, capsys, paperkey, experiment, page):
+    """A page that glues how much of a sweep is cached goes stale when records land: the script names it."""
+    mod, calls = script
+    monkeypatch.setattr(mod, "run_sweep", lambda func, tasks, **kw: pd.DataFrame({"cached": [False]}))
+    mod.main([paperkey, experiment, "--datasets", "0" if paperkey == "bhadra2010" else "sonar"])
+    out = capsys.readouterr().out.strip().splitlines()
+    last = out[-1]
+    assert last.startswith(f"{len(out) - 1} new record(s)"), "one line per task, then the count"
+    named = last.split("with them ", 1)[1].split(", ")
+    assert page in named and named[-1] == "appendix_reproduction_log"
+    notebooks = SCRIPT.parents[1] / "notebooks"
+    assert all(f'"{experiment}"' in (notebooks / f"{p}.md").read_text() for p in named[:-1])
+
+
+def test_only_cached_tasks_name_no_pages(script, capsys):
+    mod, calls = script
+    mod.main(["chen2008", "table1", "--datasets", "sonar"])
+    assert "new record" not in capsys.readouterr().out
