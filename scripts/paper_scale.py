@@ -50,9 +50,10 @@ def main(argv=None):
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
         shown = ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "L", "C",
                  "method", "step")
+        cached = bool(df.cached.iloc[0])
         print(exp, {k: t[k] for k in shown if k in t},
-              "cached" if bool(df.cached.iloc[0]) else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
-        computed += not bool(df.cached.iloc[0])
+              "cached" if cached else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
+        computed += not cached
     if computed:
         print(f"{computed} new record(s): re-run and commit with them " + ", ".join(_pages(args.paperkey, args.experiment)))
 
