@@ -9,7 +9,9 @@ runner's ``parallel_map``) in the same run: wall time side by side, speed-up, an
 run returns exactly the serial one's per-start objectives. The same starts are also run with DFP's earlier line
 search (``qn_line_search="wolfe"``: scipy's strong-Wolfe search on the penalty as a black box) beside the default
 exact search on the penalty's one-dimensional restriction: CPU time of both, their ratio, and the check that
-they reach the same objective.
+they reach the same objective. And the same starts are run one after the other (``qn_batch=1``) beside the
+default batches of starts run side by side: CPU time of both, their ratio, and the check that they reach the same
+objective.
 
 Usage: python benchmarks/bhadra2010_socp_vs_qn.py [--sizes 200 500] [--n-starts 2] [--n-jobs 1] [--parallel-jobs 2]
 Writes results/bhadra2010/benchmarks/socp_vs_qn.json.
@@ -30,14 +32,14 @@ from robustpapers.bhadra2010.experiments import _betas, prepare_dataset
 from robustpapers.runner import benchmark_path
 
 
-def _timed_qn(K, y, beta, kappa, n_starts, seed, n_jobs, line_search="exact"):
+def _timed_qn(K, y, beta, kappa, n_starts, seed, n_jobs, line_search="exact", batch=None):
     """RSVM_QN (C = 10, the PSD part of beta) from ``n_starts`` seeded starts on ``n_jobs`` workers;
     (result, wall seconds, CPU seconds of this process)."""
     t0, c0 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = rsvm(K, y, 10.0, beta, kappa, method="qn", beta_approx="psd", n_starts=n_starts,
-                   random_state=seed, n_jobs=n_jobs, qn_line_search=line_search)
+                   random_state=seed, n_jobs=n_jobs, qn_line_search=line_search, qn_batch=batch)
     return res, time.perf_counter() - t0, time.process_time() - c0
 
 
@@ -72,6 +74,12 @@ def main(argv=None):
                        line_search_rel_diff=abs(qnw.objective - qn.objective) / abs(qnw.objective))
             print(f"        QN with scipy's Wolfe search {t_w:7.2f} s (CPU {c_w:.2f} s vs {c_qn:.2f} s: "
                   f"{c_w / c_qn:.2f}x), objectives differ by {row['line_search_rel_diff']:.1e}", flush=True)
+            qn1, t_1, c_1 = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, 1, batch=1)
+            row.update(qn_one_by_one_s=t_1, qn_one_by_one_cpu_s=c_1, batch_cpu_speedup=c_1 / c_qn,
+                       batch_rel_diff=float(np.max(np.abs(qn1.start_objectives - qn.start_objectives)
+                                                   / np.abs(qn.start_objectives))))
+            print(f"        QN one start after the other {t_1:7.2f} s (CPU {c_1:.2f} s vs {c_qn:.2f} s batched: "
+                  f"{c_1 / c_qn:.2f}x), per-start objectives differ by {row['batch_rel_diff']:.1e}", flush=True)
         if args.parallel_jobs:
             qnp, t_par, _ = _timed_qn(K, y, beta_fs, kappa, args.n_starts, args.seed, args.parallel_jobs)
             same = bool(np.array_equal(qnp.start_objectives, qn.start_objectives))

@@ -181,9 +181,9 @@ def test_qn_starts_find_two_certified_local_optima_on_an_indefinite_beta():
 @pytest.mark.parametrize("C", [0.05, 10.0])
 def test_exact_line_search_meets_strong_wolfe_by_the_independent_gradient(C):
     """The 1-D restriction of eq. (17) used by the exact line search is the penalty itself: at the step it
-    returns, the directional derivative computed by ``qn_penalty`` has shrunk by the factor c2 = 0.1, L has
-    decreased, and the value and gradient it returns (from products updated along the line) are
-    ``qn_penalty``'s (C = 0.05 puts the box penalty in play)."""
+    returns for each row of a batch (each with its own penalty P), the directional derivative computed by
+    ``qn_penalty`` has shrunk by the factor c2 = 0.1, L has decreased, and the value and gradient it returns
+    (from products updated along the line) are ``qn_penalty``'s (C = 0.05 puts the box penalty in play)."""
     from robustpapers.bhadra2010 import qn_penalty
     from robustpapers.bhadra2010.solvers import _C2, _ExactSearch
 
@@ -191,21 +191,43 @@ def test_exact_line_search_meets_strong_wolfe_by_the_independent_gradient(C):
     K = K / np.abs(K).max()
     beta = beta / beta.max()
     rng = np.random.default_rng(3)
-    P = 50.0
+    P = np.array([50.0, 5.0, 500.0])
     search = _ExactSearch(K, y, beta, kappa, C, P, refresh=1000)
-    x = rng.uniform(0, 2 * C, y.size)
-    f, g = search.at(x)
+    X = rng.uniform(0, 2 * C, (P.size, y.size))
+    F, G = search.at(X)
     for _ in range(20):
-        d = -(g + 0.3 * rng.standard_normal(y.size) * np.abs(g))  # a descent direction, not the gradient
-        assert g @ d < 0
-        step, fn, gn = search.search(x, f, g, d)
-        assert step is not None and step > 0
-        ref_f, ref_g = qn_penalty(x + step * d, K, y, beta, kappa, C, P)
-        assert abs(ref_g @ d) <= _C2 * abs(g @ d) * (1 + 1e-9)
-        assert ref_f < f
-        np.testing.assert_allclose(fn, ref_f, rtol=1e-10)
-        np.testing.assert_allclose(gn, ref_g, rtol=1e-8, atol=1e-10 * np.abs(ref_g).max())
-        x, f, g = x + step * d, fn, gn  # the next search starts from the products updated along the line
+        D = -(G + 0.3 * rng.standard_normal(G.shape) * np.abs(G))  # descent directions, not the gradients
+        assert np.all(np.sum(G * D, axis=1) < 0)
+        step, FN, GN = search.search(X, F, G, D)
+        assert np.all(step > 0)
+        for i, Pi in enumerate(P):
+            ref_f, ref_g = qn_penalty(X[i] + step[i] * D[i], K, y, beta, kappa, C, Pi)
+            assert abs(ref_g @ D[i]) <= _C2 * abs(G[i] @ D[i]) * (1 + 1e-9)
+            assert ref_f < F[i]
+            np.testing.assert_allclose(FN[i], ref_f, rtol=1e-10)
+            np.testing.assert_allclose(GN[i], ref_g, rtol=1e-8, atol=1e-10 * np.abs(ref_g).max())
+        X, F, G = X + step[:, None] * D, FN, GN  # the next search starts from the products updated along the line
+
+
+def test_batched_starts_run_as_each_start_alone():
+    """The starts of a batch run side by side: each ends where a run from that start alone ends, to the last
+    bit (point, objective, iteration count, status), whatever the other starts do; dropping the rows that stop
+    (here at different iterations) does not disturb the others, nor does splitting the batch in two."""
+    from robustpapers.bhadra2010.solvers import _qn_starts
+
+    K, y, beta, kappa = _du_instance(N=15, L=10)
+    C = 1.0
+    rng = np.random.default_rng(0)
+    starts = rng.uniform(0, C, (6, y.size))
+    args = (K, y, beta, kappa, C, 1e5, 1e-7, 20000)
+    together = _qn_starts(starts, *args)
+    assert len({o[2] for o in together}) > 1  # the rows stop at different iterations
+    halves = _qn_starts(starts[:2], *args) + _qn_starts(starts[2:], *args)
+    alone = [_qn_starts(a0[None], *args)[0] for a0 in starts]
+    for mine, half, ref in zip(together, halves, alone):
+        assert mine[3]  # converged
+        for other in (half, ref):
+            assert np.array_equal(mine[0], other[0]) and mine[1:] == other[1:]
 
 
 def test_exact_and_wolfe_line_searches_reach_the_same_optimum():
@@ -223,13 +245,16 @@ def test_exact_and_wolfe_line_searches_reach_the_same_optimum():
 
 class _NoDecrease:
     """A penalty whose reported gradient promises descent that no step delivers: every move increases it
-    (as rounding does at a numerical floor)."""
+    (as rounding does at a numerical floor). A batch of rows, as :func:`_dfp_minimise` runs them."""
 
-    def at(self, x):
-        return 1.0 + abs(float(np.sum(x))), np.ones_like(x)
+    def at(self, X, rows=None):
+        return 1.0 + np.abs(X.sum(axis=1)), np.ones_like(X)
 
-    def search(self, x, f, g, d):
-        return None, None, None
+    def search(self, X, F, G, D):
+        return np.full(len(X), np.nan), np.full(len(X), np.nan), np.full_like(X, np.nan)
+
+    def keep(self, mask):
+        pass
 
 
 def test_qn_says_why_a_start_stopped_and_names_the_right_knob(monkeypatch):
@@ -245,13 +270,15 @@ def test_qn_says_why_a_start_stopped_and_names_the_right_knob(monkeypatch):
         capped = rsvm(K, y, 1.0, beta, kappa, method="qn", n_starts=2, random_state=0, max_iter=1)
     assert not capped.success and list(capped.start_status) == ["max_iter", "max_iter"]
     # the floor: Armijo backtracking finds no decrease along a direction the gradient calls descent
-    x, f, nit, status, _ = solvers._dfp_minimise(_NoDecrease(), np.zeros(3), tol=1e-7, max_iter=50)
-    assert (status, nit, f) == ("line_search", 1, 1.0)
+    x, f, nit, status, _ = solvers._dfp_minimise(_NoDecrease(), np.zeros((2, 3)), tol=1e-7, max_iter=50)
+    assert list(status) == ["line_search"] * 2 and list(nit) == [1, 1] and list(f) == [1.0, 1.0]
     real = solvers._dfp_minimise
 
     def floor_in_last_stage(search, x0, tol, *args, **kw):
         x, f, nit, status, H = real(search, x0, tol, *args, **kw)
-        return x, f, nit, ("line_search" if tol < 1e-3 else status), H
+        if tol < 1e-3:
+            status = np.full(status.size, "line_search", dtype=object)
+        return x, f, nit, status, H
 
     monkeypatch.setattr(solvers, "_dfp_minimise", floor_in_last_stage)
     with pytest.warns(ConvergenceWarning, match="increase tol"):
@@ -274,9 +301,13 @@ def test_exact_search_restriction_is_the_directional_derivative_across_the_box()
     x[:3] = [0.0, C, 0.5]
     d = rng.standard_normal(n)
     d[2] = 0.0
-    search = _ExactSearch(K, y, beta, kappa, C, P)
-    search.at(x)
-    dphi, _ = search._restriction(x, d)
+    search = _ExactSearch(K, y, beta, kappa, C, [P])
+    search.at(x[None])
+    restricted, _ = search._restriction(x[None], d[None])
+
+    def dphi(s):
+        g1, h1 = restricted(np.array([s]), np.array([0]))
+        return g1[0], h1[0]
     with np.errstate(divide="ignore"):
         cross = np.concatenate(((C - x) / d, -x / d))  # where a coordinate meets a bound of the box
     breaks = np.sort(cross[np.isfinite(cross) & (cross > 0)])

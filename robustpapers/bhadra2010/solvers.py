@@ -15,7 +15,7 @@ import time
 import warnings
 
 import numpy as np
-from scipy.linalg import get_blas_funcs
+from joblib import effective_n_jobs
 
 from .data import check_random_state
 from ..runner import parallel_map
@@ -30,9 +30,10 @@ __all__ = [
 ]
 
 METHODS = ("qp", "socp", "qn")
-_dger = get_blas_funcs("ger", dtype=np.float64)
 _C2 = 0.1
 _WARM_H = True
+_QN_BATCH = 50  # QN starts run side by side (fastest on 003's n = 100 problems; 25 and 100 cost 10-20 % more)
+_QN_BATCH_BYTES = 32e6  # at most this much of DFP's inverse-Hessian approximations (n x n per start) per batch
 
 
 def _sqrt_term(beta, alpha):
@@ -225,6 +226,22 @@ def rsvm_decision_function(K_test, y, alpha, b):
 
 
 # ----------------------------------------------------------------------------- QN (eq. 17)
+#
+# DFP runs on a batch of starts at once: every array below has one row per start still running, so that one
+# NumPy call serves all of them. Each row follows its own DFP iteration exactly as a run from that start alone
+# would, to the last bit: every operation acts on each row alone (a product with K_bar or beta is one
+# matrix-vector product per row, not a matrix product whose rounding depends on the other rows). Rows leave
+# the batch as they stop.
+
+def _rowdot(A, B):
+    """The dot product of each row of A with the same row of B (or with the vector B)."""
+    return np.einsum("ij,ij->i" if B.ndim == 2 else "ij,j->i", A, B)
+
+
+def _rowmat(M, A):
+    """M a for each row a of A."""
+    return np.matmul(M, A[:, :, None])[:, :, 0]
+
 
 def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
     r"""Square-penalty function of 003 eq. (17) and its gradient (our reconstruction).
@@ -235,58 +252,33 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
         \sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2} - e^\top\alpha
         + \tfrac P2\Bigl[(y^\top\alpha)^2 + \sum_{\alpha_i>C}(\alpha_i-C)^2 + \sum_{\alpha_i<0}\alpha_i^2\Bigr].
     """
-    ya, a2 = y * alpha, alpha * alpha
-    return _penalty_from_products(alpha, ya, K_bar @ ya, a2, beta @ a2, y, kappa, C, penalty)
+    X = np.asarray(alpha, dtype=float)[None, :]
+    YA, A2 = y * X, X * X
+    val, grad = _penalty_rows(X, YA, _rowmat(K_bar, YA), A2, _rowmat(beta, A2), y, kappa, C,
+                              np.array([float(penalty)]))
+    return float(val[0]), grad[0]
 
 
-def _penalty_from_products(x, ya, Kya, a2, Ba2, y, kappa, C, P):
-    """:func:`qn_penalty` at x given the products ``Kya`` = K_bar (y x) and ``Ba2`` = beta x^2."""
-    r = np.sqrt(max(float(a2 @ Ba2), 0.0))
-    yx = float(y @ x)
-    over, under = np.maximum(x - C, 0.0), np.minimum(x, 0.0)
-    val = 0.5 * float(ya @ Kya) + 0.5 * kappa * r - x.sum() + 0.5 * P * (yx**2 + over @ over + under @ under)
-    grad = y * Kya - 1.0 + P * (yx * y + over + under)
-    if r > 1e-300:
-        grad = grad + kappa * x * Ba2 / r
-    return float(val), grad
-
-
-class _WolfeSearch:
-    """DFP's earlier line search: scipy's strong-Wolfe search (c2 = 0.1) on the penalty L as a black box."""
-
-    def __init__(self, K_bar, y, beta, kappa, C, P):
-        self.fun = lambda a: qn_penalty(a, K_bar, y, beta, kappa, C, P)
-        self._last = None
-
-    def at(self, x):
-        """L and its gradient at x."""
-        return self.fun(x)
-
-    def search(self, x, f, g, d):
-        """A step along d meeting the strong Wolfe conditions, or None; then (step, L, gradient) there."""
-        from scipy.optimize import line_search
-        from scipy.optimize._linesearch import LineSearchWarning
-
-        def f_only(z):
-            v, g_ = self.fun(z)
-            self._last = (z.copy(), g_)
-            return v
-
-        def g_only(z):
-            if self._last is not None and np.array_equal(self._last[0], z):
-                return self._last[1]
-            return self.fun(z)[1]
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", LineSearchWarning)
-            step = line_search(f_only, g_only, x, d, gfk=g, old_fval=f, c1=1e-4, c2=_C2, maxiter=30)[0]
-        if step is None:
-            return None, None, None
-        return (step, *self.fun(x + step * d))
+def _penalty_rows(X, YA, KYA, A2, BA2, y, kappa, C, P):
+    """:func:`qn_penalty` at each row of X given the products ``KYA`` (rows K_bar (y x)) and ``BA2`` (rows
+    beta x^2); ``P`` one penalty per row."""
+    r = np.sqrt(np.maximum(_rowdot(A2, BA2), 0.0))
+    yx = _rowdot(X, y)
+    over, under = np.maximum(X - C, 0.0), np.minimum(X, 0.0)
+    val = (0.5 * _rowdot(YA, KYA) + 0.5 * kappa * r - X.sum(axis=1)
+           + 0.5 * P * (yx**2 + _rowdot(over, over) + _rowdot(under, under)))
+    grad = y * KYA - 1.0 + P[:, None] * (yx[:, None] * y + over + under)
+    pos = r > 1e-300
+    if pos.all():
+        grad += kappa * X * BA2 / r[:, None]
+    elif pos.any():
+        grad[pos] += kappa * X[pos] * BA2[pos] / r[pos, None]
+    return val, grad
 
 
 class _ExactSearch:
-    r"""DFP's line search on the one-dimensional restriction :math:`\phi(s) = L(x + sd)` of the penalty (eq. 17).
+    r"""DFP's line search on the one-dimensional restriction :math:`\phi(s) = L(x + sd)` of the penalty (eq. 17),
+    for a batch of points (rows of X) and directions at once, each with its own penalty ``P``.
 
     Along a line every term of L is a polynomial in s once a few products are known:
     :math:`(Y(x+sd))^\top\bar K\,Y(x+sd)` is quadratic, :math:`\sum\beta_{ij}a_i^2a_j^2` with
@@ -297,150 +289,316 @@ class _ExactSearch:
     at :math:`|\phi'(s)| \le c_2|\phi'(0)|`, the strong Wolfe curvature condition, starting from the Newton
     step :math:`-\phi'(0)/\phi''(0)` (the caller checks
     sufficient decrease). The products :math:`\bar KYx` and :math:`\beta x^2` at the new point follow from the
-    line's (recomputed every ``refresh`` searches against rounding drift), so a DFP iteration costs four
+    line's (recomputed every ``refresh`` searches of a row against rounding drift), so a DFP iteration costs four
     products with an n x n matrix, two of them DFP's own.
     """
 
     def __init__(self, K_bar, y, beta, kappa, C, P, refresh=50, max_eval=40):
-        self.K, self.y, self.beta, self.kappa, self.C, self.P = K_bar, y, beta, kappa, C, P
-        self.refresh, self.max_eval, self.n_search = refresh, max_eval, 0
+        self.K, self.y, self.beta, self.kappa, self.C = K_bar, y, beta, kappa, C
+        self.P = np.array(P, dtype=float, ndmin=1)
+        self.refresh, self.max_eval = refresh, max_eval
+        self.n_search = np.zeros(self.P.size, dtype=int)
+        self.prod = None
 
-    def _value_grad(self, x, ya, Kya, a2, Ba2):
-        return _penalty_from_products(x, ya, Kya, a2, Ba2, self.y, self.kappa, self.C, self.P)
+    def keep(self, mask):
+        """Drop the rows where ``mask`` is False (their runs have stopped)."""
+        self.P, self.n_search = self.P[mask], self.n_search[mask]
+        self.prod = [p[mask] for p in self.prod]
 
-    def at(self, x):
-        ya, a2 = self.y * x, x * x
-        self.prod = (ya, self.K @ ya, a2, self.beta @ a2)
-        return self._value_grad(x, *self.prod)
+    def _products(self, X):
+        YA, A2 = self.y * X, X * X
+        return [YA, _rowmat(self.K, YA), A2, _rowmat(self.beta, A2)]
 
-    def _restriction(self, x, d):
-        """phi'(s) and phi''(s) along x + s d (a function of s costing O(n) per call), and the products the
-        update of :meth:`search` needs."""
+    def at(self, X, rows=None):
+        """L and its gradient at the rows of X (all rows, or the batch's ``rows`` given as X's rows)."""
+        prod = self._products(X)
+        if rows is None:
+            self.prod = prod
+            P = self.P
+        else:
+            for old, new in zip(self.prod, prod):
+                old[rows] = new
+            P = self.P[rows]
+        return _penalty_rows(X, *prod, self.y, self.kappa, self.C, P)
+
+    def _restriction(self, X, D):
+        """phi'(s) and phi''(s) along x + s d for each row (a function of (s, rows) costing O(n) per row), and
+        the products the update of :meth:`search` needs."""
         y, C, P, kappa = self.y, self.C, self.P, self.kappa
-        ya, Kya, a2, Ba2 = self.prod
-        yd = y * d
-        Kyd = self.K @ yd
-        u1, u2 = 2.0 * x * d, d * d
-        Bu1, Bu2 = self.beta @ u1, self.beta @ u2
-        A1, A2 = float(ya @ Kyd), float(yd @ Kyd)
-        q0, q1 = float(a2 @ Ba2), 2.0 * float(a2 @ Bu1)
-        q2 = 2.0 * float(a2 @ Bu2) + float(u1 @ Bu1)
-        q3, q4 = 2.0 * float(u1 @ Bu2), float(u2 @ Bu2)
-        ed, yx, ydd = float(d.sum()), float(y @ x), float(y @ d)
+        YA, KYA, A2, BA2 = self.prod
+        YD = y * D
+        KYD = _rowmat(self.K, YD)
+        U1, U2 = 2.0 * X * D, D * D
+        BU1, BU2 = _rowmat(self.beta, U1), _rowmat(self.beta, U2)
+        A1, Aq = _rowdot(YA, KYD), _rowdot(YD, KYD)
+        q0, q1 = _rowdot(A2, BA2), 2.0 * _rowdot(A2, BU1)
+        q2 = 2.0 * _rowdot(A2, BU2) + _rowdot(U1, BU1)
+        q3, q4 = 2.0 * _rowdot(U1, BU2), _rowdot(U2, BU2)
+        ed, yx, ydd = D.sum(axis=1), _rowdot(X, y), _rowdot(D, y)
 
-        def dphi(t):
-            q = q0 + t * (q1 + t * (q2 + t * (q3 + t * q4)))
-            dq = q1 + t * (2.0 * q2 + t * (3.0 * q3 + t * 4.0 * q4))
-            a = x + t * d
-            over, under = np.maximum(a - C, 0.0), np.minimum(a, 0.0)
-            g1 = A1 + t * A2 - ed + P * ((yx + t * ydd) * ydd + float(d @ (over + under)))
-            h1 = A2 + P * (ydd * ydd + float(u2[(a > C) | (a < 0)].sum()))
-            if q > 0:
-                r = np.sqrt(q)
-                ddq = 2.0 * q2 + t * (6.0 * q3 + t * 12.0 * q4)
-                g1 += kappa * dq / (4.0 * r)
-                h1 += kappa * (ddq / (4.0 * r) - dq * dq / (8.0 * r * q))
+        def dphi(t, r):
+            q = q0[r] + t * (q1[r] + t * (q2[r] + t * (q3[r] + t * q4[r])))
+            dq = q1[r] + t * (2.0 * q2[r] + t * (3.0 * q3[r] + t * 4.0 * q4[r]))
+            Dr = D[r]
+            A = X[r] + t[:, None] * Dr
+            out = (A > C) | (A < 0)
+            box = _rowdot(Dr, np.maximum(A - C, 0.0) + np.minimum(A, 0.0))
+            g1 = A1[r] + t * Aq[r] - ed[r] + P[r] * ((yx[r] + t * ydd[r]) * ydd[r] + box)
+            h1 = Aq[r] + P[r] * (ydd[r] * ydd[r] + _rowdot(U2[r], out))
+            pos = q > 0
+            if pos.any():
+                qp, tp, dqp = q[pos], t[pos], dq[pos]
+                rt = np.sqrt(qp)
+                ddq = 2.0 * q2[r][pos] + tp * (6.0 * q3[r][pos] + tp * 12.0 * q4[r][pos])
+                g1[pos] += kappa * dqp / (4.0 * rt)
+                h1[pos] += kappa * (ddq / (4.0 * rt) - dqp * dqp / (8.0 * rt * qp))
             return g1, h1
 
-        return dphi, (Kyd, Bu1, Bu2)
+        return dphi, (KYD, BU1, BU2)
 
-    def search(self, x, f, g, d):
-        y = self.y
-        ya, Kya, a2, Ba2 = self.prod
-        dphi, (Kyd, Bu1, Bu2) = self._restriction(x, d)
-        g0, h0 = dphi(0.0)
-        step = None
-        if g0 < 0:
-            # first trial: the Newton step of phi at 0 (phi is nearly quadratic; DFP's unit step is often
-            # tens of times too short, which cost a fourfold expansion per trial)
-            lo, hi, t = 0.0, np.inf, (-g0 / h0 if h0 > 0 else 1.0)
-            for _ in range(self.max_eval):
-                g1, h1 = dphi(t)
-                if abs(g1) <= _C2 * -g0:
-                    step = t
-                    break
-                if g1 < 0:
-                    lo = t
-                else:
-                    hi = t
-                tn = t - g1 / h1 if h1 > 0 else np.inf
-                if not np.isfinite(hi):
-                    tn = min(tn, 4.0 * t) if tn > t else 4.0 * t
-                elif not lo < tn < hi:
-                    tn = 0.5 * (lo + hi)
-                t = tn
-            else:
-                step = t if lo > 0 else None
-        if step is None:
-            return None, None, None
-        self.n_search += 1
-        xn = x + step * d
-        if self.n_search % self.refresh == 0:
-            return (step, *self.at(xn))
-        self.prod = (y * xn, Kya + step * Kyd, xn * xn, Ba2 + step * Bu1 + step**2 * Bu2)
-        return (step, *self._value_grad(xn, *self.prod))
+    def search(self, X, F, G, D):
+        """A step along each row of D meeting the strong Wolfe curvature condition (NaN where none was found),
+        and L and its gradient at the new points (rows with a step only)."""
+        m = X.shape[0]
+        dphi, (KYD, BU1, BU2) = self._restriction(X, D)
+        every = np.arange(m)
+        g0, h0 = dphi(np.zeros(m), every)
+        step = np.full(m, np.nan)
+        s = np.flatnonzero(g0 < 0)
+        # first trial: the Newton step of phi at 0 (phi is nearly quadratic; DFP's unit step is often
+        # tens of times too short, which cost a fourfold expansion per trial)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(h0[s] > 0, -g0[s] / h0[s], 1.0)
+        lo, hi, target = np.zeros(s.size), np.full(s.size, np.inf), _C2 * -g0[s]
+        for _ in range(self.max_eval):
+            if s.size == 0:
+                break
+            g1, h1 = dphi(t, s)
+            acc = np.abs(g1) <= target
+            step[s[acc]] = t[acc]
+            go = ~acc
+            s, t, g1, h1, lo, hi, target = s[go], t[go], g1[go], h1[go], lo[go], hi[go], target[go]
+            neg = g1 < 0
+            lo, hi = np.where(neg, t, lo), np.where(neg, hi, t)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                tn = np.where(h1 > 0, t - g1 / h1, np.inf)
+                grow = np.where(tn > t, np.minimum(tn, 4.0 * t), 4.0 * t)
+                inside = (lo < tn) & (tn < hi)
+            t = np.where(np.isfinite(hi), np.where(inside, tn, 0.5 * (lo + hi)), grow)
+        # rows still searching after max_eval trials keep the last trial point if it is past a descent point
+        last = lo > 0
+        step[s[last]] = t[last]
+
+        ok = np.flatnonzero(np.isfinite(step))
+        FN, GN = np.full(m, np.nan), np.full_like(X, np.nan)
+        if ok.size == 0:
+            return step, FN, GN
+        self.n_search[ok] += 1
+        st = step[ok]
+        XN = X[ok] + st[:, None] * D[ok]
+        fresh = self.n_search[ok] % self.refresh == 0
+        YA, KYA, A2, BA2 = self.prod
+        KYA[ok] = KYA[ok] + st[:, None] * KYD[ok]
+        BA2[ok] = BA2[ok] + st[:, None] * BU1[ok] + (st * st)[:, None] * BU2[ok]
+        YA[ok], A2[ok] = self.y * XN, XN * XN
+        if fresh.any():
+            rows = ok[fresh]
+            for p, new in zip(self.prod, self._products(XN[fresh])):
+                p[rows] = new
+        FN[ok], GN[ok] = _penalty_rows(XN, YA[ok], KYA[ok], A2[ok], BA2[ok], self.y, self.kappa, self.C,
+                                       self.P[ok])
+        return step, FN, GN
 
 
-def _dfp_minimise(search, x0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False):
-    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search.
+class _WolfeSearch:
+    """DFP's earlier line search: scipy's strong-Wolfe search (c2 = 0.1) on the penalty L as a black box,
+    row by row."""
 
-    ``search``: :class:`_ExactSearch` (default of :func:`rsvm`) or :class:`_WolfeSearch`. The
-    inverse-Hessian approximation H (``H0``, warm-started from the previous penalty stage, else ``h0`` times
-    the identity, ``h0`` the inverse curvature of the problem) is updated by the Davidon-Fletcher-Powell
-    formula H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the curvature s'q is positive, else
-    reset to ``h0`` I. DFP needs accurate line searches, hence strong Wolfe with c2 = 0.1, and Armijo
-    backtracking where the search fails or does not decrease L enough. Stops when the gradient's infinity norm
-    is below ``tol`` (absolute: the linear term e'alpha has unit gradient, so this is invariant to the scale of
-    the kernel; ``rel=True``: times max(1, |L|), the unscaled scheme's rule) or a step no longer decreases L
-    by 1e-14 relative to max(|L|, ``fscale``).
-    Returns (x, f, nit, status, H); ``status`` is ``"tol"`` (gradient test met), ``"stalled"`` (no further
-    decrease: converged to working precision), ``"line_search"`` (not even Armijo backtracking found a decrease
-    before the gradient test was met: a numerical floor above ``tol``) or ``"max_iter"``.
+    def __init__(self, K_bar, y, beta, kappa, C, P):
+        self.args = (K_bar, y, beta, kappa, C)
+        self.P = np.array(P, dtype=float, ndmin=1)
+
+    def keep(self, mask):
+        self.P = self.P[mask]
+
+    def _fun(self, x, i):
+        return qn_penalty(x, *self.args, self.P[i])
+
+    def at(self, X, rows=None):
+        rows = np.arange(X.shape[0]) if rows is None else rows
+        vals = [self._fun(x, i) for x, i in zip(X, rows)]
+        return np.array([v for v, _ in vals]), np.array([g for _, g in vals]).reshape(X.shape)
+
+    def search(self, X, F, G, D):
+        from scipy.optimize import line_search
+        from scipy.optimize._linesearch import LineSearchWarning
+
+        step, FN, GN = np.full(X.shape[0], np.nan), np.full(X.shape[0], np.nan), np.full_like(X, np.nan)
+        for i in range(X.shape[0]):
+            last = {}
+
+            def f_only(z, i=i, last=last):
+                v, g_ = self._fun(z, i)
+                last["z"], last["g"] = z.copy(), g_
+                return v
+
+            def g_only(z, i=i, last=last):
+                return last["g"] if "z" in last and np.array_equal(last["z"], z) else self._fun(z, i)[1]
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", LineSearchWarning)
+                s = line_search(f_only, g_only, X[i], D[i], gfk=G[i], old_fval=F[i], c1=1e-4, c2=_C2,
+                                maxiter=30)[0]
+            if s is not None:
+                step[i] = s
+                FN[i], GN[i] = self._fun(X[i] + s * D[i], i)
+        return step, FN, GN
+
+
+class _InverseHessians:
+    """DFP's inverse-Hessian approximations of a batch of runs, H_i = B_i + sum_j c_ij w_ij w_ij' with the
+    rank-one terms of the last few iterations kept apart and folded into B every ``fold`` iterations: applying H
+    then reads each B once, where adding two outer products to it at every iteration would rewrite it twice
+    (the batch's matrices do not fit in cache: that was most of DFP's time). Every iteration takes two terms
+    (zero for a row not updated), so when a row's terms are folded depends on the iteration count alone: a row
+    gets the same H to the last bit whichever rows share its batch."""
+
+    def __init__(self, B, fold=8):
+        self.B = B
+        m, n = B.shape[:2]
+        self.W, self.c, self.k = np.zeros((m, 2 * fold, n)), np.zeros((m, 2 * fold)), 0
+
+    def apply(self, V):
+        """H_i v_i for each row v_i of V."""
+        out = _rowmat(self.B, V)
+        if self.k:
+            W = self.W[:, :self.k]
+            out += np.einsum("mkn,mk->mn", W, self.c[:, :self.k] * np.einsum("mkn,mn->mk", W, V))
+        return out
+
+    def update(self, rows, S, sq, Hq, qHq):
+        """One iteration's DFP update H + ss'/(s'q) - Hqq'H/(q'Hq) of the given rows (the others keep H)."""
+        k = self.k
+        self.W[:, k:k + 2] = 0.0
+        self.c[:, k:k + 2] = 0.0
+        self.W[rows, k], self.c[rows, k] = S, 1.0 / sq
+        self.W[rows, k + 1], self.c[rows, k + 1] = Hq, -1.0 / qHq
+        self.k += 2
+        if self.k == self.W.shape[1]:
+            self.B += np.matmul(self.W.transpose(0, 2, 1) * self.c[:, None, :], self.W)
+            self.k = 0
+
+    def reset(self, rows, h0):
+        """H = h0 I for the given rows."""
+        self.B[rows] = h0[:, None, None] * np.eye(self.B.shape[1])
+        self.c[rows] = 0.0
+
+    def dense(self, rows):
+        """The matrices H of the given rows."""
+        B = self.B[rows]
+        if self.k:
+            W = self.W[rows, :self.k]
+            B += np.matmul(W.transpose(0, 2, 1) * self.c[rows, None, :self.k], W)
+        return B
+
+    def keep(self, mask):
+        self.B, self.W, self.c = self.B[mask], self.W[mask], self.c[mask]
+
+
+def _dfp_minimise(search, X0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False):
+    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search, from
+    each row of ``X0`` (one independent run per row, run side by side).
+
+    ``search``: :class:`_ExactSearch` (default of :func:`rsvm`) or :class:`_WolfeSearch`, one penalty per row.
+    The inverse-Hessian approximation H (``H0`` (m, n, n), warm-started from the previous penalty stage, else
+    ``h0`` times the identity, ``h0`` (a scalar or one per row) the inverse curvature of the problem) is updated
+    by the Davidon-Fletcher-Powell formula H + ss'/(s'q) - Hqq'H/(q'Hq) (q the change of gradient) when the
+    curvature s'q is positive, else reset to ``h0`` I. DFP needs accurate line searches, hence strong Wolfe with
+    c2 = 0.1, and Armijo backtracking where the search fails or does not decrease L enough. A run stops when the
+    gradient's infinity norm is below ``tol`` (absolute: the linear term e'alpha has unit gradient, so this is
+    invariant to the scale of the kernel; ``rel=True``: times max(1, |L|), the unscaled scheme's rule) or a step
+    no longer decreases L by 1e-14 relative to max(|L|, ``fscale``).
+    Returns (X, F, nit, status, H), one row (entry) per start; ``status`` is ``"tol"`` (gradient test met),
+    ``"stalled"`` (no further decrease: converged to working precision), ``"line_search"`` (not even Armijo
+    backtracking found a decrease before the gradient test was met: a numerical floor above ``tol``) or
+    ``"max_iter"``.
     """
-    def small(g, f):
-        return bool(np.max(np.abs(g)) <= tol * (max(1.0, abs(f)) if rel else 1.0))
+    X = np.array(X0, dtype=float, ndmin=2)
+    m, n = X.shape
+    h0 = np.broadcast_to(np.asarray(h0, dtype=float), (m,)).copy()
+    fscale = np.broadcast_to(np.asarray(fscale, dtype=float), (m,)).copy()
+    F, G = search.at(X)
+    H = _InverseHessians(h0[:, None, None] * np.eye(n) if H0 is None else np.array(H0, dtype=float))
+    res_X, res_F, res_H = X.copy(), F.copy(), np.empty((m, n, n))
+    res_nit, res_status = np.zeros(m, dtype=int), np.empty(m, dtype=object)
+    live = np.arange(m)  # which start each current row is
 
-    x = x0.copy()
-    f, g = search.at(x)
-    n = x.size
-    H = h0 * np.eye(n) if H0 is None else H0.copy()
+    def small(G, F):
+        return np.max(np.abs(G), axis=1) <= tol * (np.maximum(1.0, np.abs(F)) if rel else 1.0)
+
+    def stop(mask, nit, status):
+        """Record the rows in ``mask`` as finished and drop them from the batch."""
+        nonlocal X, F, G, h0, fscale, live
+        ids = live[mask]
+        res_X[ids], res_F[ids], res_H[ids] = X[mask], F[mask], H.dense(mask)
+        res_nit[ids], res_status[ids] = nit, np.asarray(status, dtype=object)[mask] if np.ndim(status) else status
+        keep = ~mask
+        X, F, G, h0, fscale, live = X[keep], F[keep], G[keep], h0[keep], fscale[keep], live[keep]
+        H.keep(keep)
+        search.keep(keep)
+
     for it in range(1, max_iter + 1):
-        if small(g, f):
-            return x, f, it - 1, "tol", H
-        d = -H @ g
-        slope = float(g @ d)
-        if slope >= 0:  # not a descent direction: restart with (scaled) steepest descent
-            H = h0 * np.eye(n)
-            d, slope = -h0 * g, -h0 * float(g @ g)
-        step, fn, gn = search.search(x, f, g, d)
-        if step is None or not fn <= f + 1e-4 * step * slope:  # Armijo backtracking as a fallback
-            step = 1.0
-            while step > 1e-16:
-                fn, gn = search.at(x + step * d)
-                if fn <= f + 1e-4 * step * slope:
+        done = small(G, F)
+        if done.any():
+            stop(done, it - 1, "tol")
+        if live.size == 0:
+            break
+        D = -H.apply(G)
+        slope = _rowdot(G, D)
+        bad = slope >= 0  # not a descent direction: restart with (scaled) steepest descent
+        if bad.any():
+            H.reset(bad, h0[bad])
+            D[bad] = -h0[bad, None] * G[bad]
+            slope[bad] = -h0[bad] * _rowdot(G[bad], G[bad])
+        step, FN, GN = search.search(X, F, G, D)
+        floor = np.zeros(live.size, dtype=bool)
+        with np.errstate(invalid="ignore"):
+            weak = ~(FN <= F + 1e-4 * step * slope)
+        for i in np.flatnonzero(weak):  # Armijo backtracking as a fallback
+            s = 1.0
+            while s > 1e-16:
+                fi, gi = search.at(X[i:i + 1] + s * D[i:i + 1], rows=np.array([i]))
+                if fi[0] <= F[i] + 1e-4 * s * slope[i]:
                     break
-                step *= 0.5
-            if step <= 1e-16:
-                return x, f, it, "line_search", H
-        xn = x + step * d
-        s, q = xn - x, gn - g
-        sq = float(s @ q)
-        if sq > 1e-14 * np.linalg.norm(s) * np.linalg.norm(q):
-            Hq = H @ q
-            # the DFP update as two in-place rank-one BLAS updates (H.T: the Fortran-ordered view of H)
-            H = _dger(1.0 / sq, s, s, a=H.T, overwrite_a=True)
-            H = _dger(-1.0 / float(q @ Hq), Hq, Hq, a=H, overwrite_a=True).T
-        else:
-            H = h0 * np.eye(n)
-        done = f - fn <= 1e-14 * max(fscale, abs(f))
-        x, f, g = xn, fn, gn
-        if done:
-            return x, f, it, "stalled", H
-    return x, f, max_iter, ("tol" if small(g, f) else "max_iter"), H
+                s *= 0.5
+            if s <= 1e-16:
+                floor[i] = True
+            else:
+                step[i], FN[i], GN[i] = s, fi[0], gi[0]
+        moved = ~floor
+        XN = X + np.where(moved, step, 0.0)[:, None] * D
+        S, Q = XN - X, GN - G
+        with np.errstate(invalid="ignore"):
+            sq = _rowdot(S, Q)
+            curved = moved & (sq > 1e-14 * np.linalg.norm(S, axis=1) * np.linalg.norm(Q, axis=1))
+        Hq = H.apply(np.where(curved[:, None], Q, 0.0)) if curved.any() else np.zeros_like(Q)
+        H.update(curved, S[curved], sq[curved], Hq[curved], _rowdot(Q[curved], Hq[curved]))
+        reset = moved & ~curved
+        if reset.any():
+            H.reset(reset, h0[reset])
+        with np.errstate(invalid="ignore"):
+            flat = moved & (F - FN <= 1e-14 * np.maximum(fscale, np.abs(F)))
+        X[moved], F[moved], G[moved] = XN[moved], FN[moved], GN[moved]
+        ended = floor | flat
+        if ended.any():
+            stop(ended, it, np.where(floor, "line_search", "stalled"))
+    if live.size:
+        stop(np.ones(live.size, dtype=bool), max_iter, np.where(small(G, F), "tol", "max_iter"))
+    return res_X, res_F, res_nit, res_status, res_H
 
 
-def _qn_start_packed(a):
-    return _qn_one_start(*a)
+def _qn_starts_packed(a):
+    return _qn_starts(*a)
 
 
 def _ray_scale(K_bar, y, beta, kappa, C, u):
@@ -467,9 +625,9 @@ def _curvature(K_bar, y, beta, kappa, alpha):
     return max(lam, 1e-300)
 
 
-def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=True, exact=True):
-    r"""One DFP run (four penalty stages) from ``alpha0``; returns (alpha, objective, nit, converged, status),
-    ``status`` the final stage's (:func:`_dfp_minimise`).
+def _qn_starts(starts, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=True, exact=True):
+    r"""DFP runs (four penalty stages each) from the rows of ``starts``, side by side; returns one tuple
+    (alpha, objective, nit, converged, status) per start, ``status`` its final stage's (:func:`_dfp_minimise`).
 
     ``scaled=True`` (the default of :func:`rsvm`): the start is moved to the best point on its ray
     (:func:`_ray_scale`), the penalties are :math:`P_k = 10^k P \lambda` and DFP's initial inverse Hessian is
@@ -480,31 +638,29 @@ def _qn_one_start(alpha0, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scal
     ``exact=True``: DFP's line search on the penalty's restriction to the line (:class:`_ExactSearch`);
     ``False``: scipy's strong-Wolfe search on the penalty as a black box (:class:`_WolfeSearch`).
     """
-    alpha = alpha0
+    starts = np.array(starts, dtype=float, ndmin=2)
     if scaled:
-        alpha = _ray_scale(K_bar, y, beta, kappa, C, alpha0)
-        lam = _curvature(K_bar, y, beta, kappa, alpha)
-        penalties = [penalty * lam * 10.0**k for k in (-3, -2, -1, 0)]
-        h0 = 1.0 / lam
-        fscale = max(abs(rsvm_objective(K_bar, y, beta, kappa, alpha)), 1e-300)
+        X = np.array([_ray_scale(K_bar, y, beta, kappa, C, a0) for a0 in starts])
+        lam = np.array([_curvature(K_bar, y, beta, kappa, a) for a in X])
+        base, h0 = penalty * lam, 1.0 / lam
+        fscale = np.array([max(abs(rsvm_objective(K_bar, y, beta, kappa, a)), 1e-300) for a in X])
     else:
-        scale = max(1.0, float(np.abs(np.diag(K_bar)).max()) * C)
-        penalties = [penalty * scale * 10.0**k for k in (-3, -2, -1, 0)]
+        X = starts.copy()
+        base = np.full(len(X), penalty * max(1.0, float(np.abs(np.diag(K_bar)).max()) * C))
         h0, fscale = 1.0, 1.0
-    nit, status = 0, "tol"
-    H = None
-    for i, P in enumerate(penalties):
-        last = i == len(penalties) - 1
+    nit, status, H = np.zeros(len(X), dtype=int), None, None
+    for k in (-3, -2, -1, 0):
         # intermediate penalty stages only warm-start the next one: a loose tolerance suffices
-        tol_k, H0 = (tol if last else max(tol, 1e-3)), (H if _WARM_H else None)
-        search = (_ExactSearch if exact else _WolfeSearch)(K_bar, y, beta, kappa, C, P)
-        alpha, _, k, stage_status, H = _dfp_minimise(search, alpha, tol_k, max_iter, H0=H0, h0=h0, fscale=fscale,
-                                                     rel=not scaled)
-        nit += k
-        if last:
-            status = stage_status
-    alpha = project_svm_set(alpha, y, C)
-    return alpha, rsvm_objective(K_bar, y, beta, kappa, alpha), nit, status in ("tol", "stalled"), status
+        tol_k, H0 = (tol if k == 0 else max(tol, 1e-3)), (H if _WARM_H else None)
+        search = (_ExactSearch if exact else _WolfeSearch)(K_bar, y, beta, kappa, C, base * 10.0**k)
+        X, _, its, status, H = _dfp_minimise(search, X, tol_k, max_iter, H0=H0, h0=h0, fscale=fscale,
+                                             rel=not scaled)
+        nit += its
+    out = []
+    for a, its, st in zip(X, nit, status):
+        a = project_svm_set(a, y, C)
+        out.append((a, rsvm_objective(K_bar, y, beta, kappa, a), int(its), st in ("tol", "stalled"), str(st)))
+    return out
 
 
 # ----------------------------------------------------------------------------- SOCP (Theorem 6)
@@ -583,7 +739,7 @@ def _as_beta(beta, n):
 
 def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e5,
          tol=1e-7, max_iter=20000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-4,
-         qn_scaling="ray", qn_line_search="exact", callback=None, verbose=False):
+         qn_scaling="ray", qn_line_search="exact", qn_batch=None, callback=None, verbose=False):
     r"""Robust SVM for uncertain kernel entries (003 eq. 15 = 000 eq. 7).
 
     .. math::
@@ -630,6 +786,10 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       ``benchmarks/bhadra2010_socp_vs_qn.py``). The paper does not say which
       line search its DFP uses.
       Works for any non-negative symmetric beta (the problem is then non-convex).
+      The starts run side by side in batches (``qn_batch``): every DFP iteration of a batch is a few NumPy calls
+      on arrays with one row per start, and each start's inverse-Hessian approximation keeps its last few
+      rank-one DFP updates apart, folding them in every eight iterations; on 003's problems (n = 100, 100 starts)
+      this is about three times as fast as one start after the other, with the same iterates to the last bit.
 
     Parameters
     ----------
@@ -646,9 +806,9 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     beta_approx : {None, "principal", "psd"}
     n_starts, penalty, max_iter, random_state, n_jobs
         QN: number of random starts, final penalty P, DFP iterations per penalty stage, seed,
-        workers for the starts (run by :func:`robustpapers.runner.parallel_map`). ``max_iter`` is a cap, not
-        a budget: a start that meets ``tol`` stops there. The default 20000 (it was 2000) lets the best start
-        converge on the paper's Table 1 problems, where 2000 stopped it in a few fits far from a KKT point
+        workers for the batches of starts (``qn_batch``; run by :func:`robustpapers.runner.parallel_map`).
+        ``max_iter`` is a cap, not a budget: a start that meets ``tol`` stops there. The default 20000 (it was
+        2000) lets the best start converge on the paper's Table 1 problems, where 2000 stopped it in a few fits far from a KKT point
         (``benchmarks/bhadra2010_qn_cap.py`` says which, what the larger cap changes and what it costs).
     tol : float
         Solver tolerance (Clarabel gaps, DFP gradient infinity norm, LIBSVM KKT tolerance).
@@ -659,8 +819,13 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         QN: scaling of the starts, penalties and DFP's initial matrix (see ``"qn"`` above).
     qn_line_search : {"exact", "wolfe"}
         QN: DFP's line search (see ``"qn"`` above).
+    qn_batch : int, optional
+        QN: how many starts run side by side, as one batch (one NumPy call acts on all of them). ``None``: 50,
+        fewer where their n x n DFP matrices would pass 32 MB or where fewer give each of the ``n_jobs`` workers
+        a batch; 1: one start after the other. Each start follows its own DFP iteration, and every operation acts
+        on each start alone, so the results do not depend on ``qn_batch`` or ``n_jobs`` (to the last bit).
     callback : callable, optional
-        QN: called as ``callback(start, objective)`` after each start.
+        QN: called as ``callback(start, objective)`` for each start, in order, once all have ended.
 
     Returns
     -------
@@ -757,20 +922,23 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
             raise ValueError(f"qn_scaling must be 'ray' or None, got {qn_scaling!r}")
         if qn_line_search not in ("exact", "wolfe"):
             raise ValueError(f"qn_line_search must be 'exact' or 'wolfe', got {qn_line_search!r}")
+        if qn_batch is not None and (not isinstance(qn_batch, (int, np.integer)) or isinstance(qn_batch, bool)
+                                     or qn_batch < 1):
+            raise ValueError(f"qn_batch must be a positive integer or None, got {qn_batch!r}")
         args = (K_bar, y, B, kappa, C, penalty, tol, int(max_iter), qn_scaling == "ray", qn_line_search == "exact")
-        if n_jobs == 1:
-            outs = []
-            for k, a0 in enumerate(starts):
-                outs.append(_qn_one_start(a0, *args))
-                trace.record(objective=outs[-1][1], start=k)
-                if callback is not None:
-                    callback(k, outs[-1][1])
-        else:
-            outs = parallel_map(_qn_start_packed, [(a0, *args) for a0 in starts], n_jobs=n_jobs)
-            for k, o in enumerate(outs):
-                trace.record(objective=o[1], start=k)
-                if callback is not None:
-                    callback(k, o[1])
+        # starts run side by side in batches, at least one per worker; a start's result does not depend on
+        # which batch it is in
+        workers = 1 if n_jobs == 1 else effective_n_jobs(n_jobs)
+        size = int(qn_batch) if qn_batch is not None else max(1, min(_QN_BATCH, int(_QN_BATCH_BYTES // (8 * n * n)),
+                                                                     -(-n_starts // workers)))
+        items = [(np.array(starts[i:i + size]), *args) for i in range(0, n_starts, size)]
+        parts = ([_qn_starts_packed(it) for it in items] if n_jobs == 1 or len(items) == 1
+                 else parallel_map(_qn_starts_packed, items, n_jobs=n_jobs))
+        outs = [o for part in parts for o in part]
+        for k, o in enumerate(outs):
+            trace.record(objective=o[1], start=k)
+            if callback is not None:
+                callback(k, o[1])
         objs = np.array([o[1] for o in outs])
         best = int(np.argmax(objs))
         alpha = outs[best][0]
