@@ -230,6 +230,42 @@ def test_batched_starts_run_as_each_start_alone():
             assert np.array_equal(mine[0], other[0]) and mine[1:] == other[1:]
 
 
+@pytest.mark.parametrize("method", ["qn", "socp", "qp"])
+def test_rsvm_many_is_rsvm_at_each_pair_to_the_last_bit(method):
+    """rsvm_many at several (C, kappa) returns what rsvm returns at each, bit for bit (QN: the starts of all fits
+    share batches, one of them split across two batches; C = 0.05 puts the box penalty in play)."""
+    from robustpapers.bhadra2010 import rsvm_many
+
+    K, y, beta, kappa = _du_instance(N=15, L=10)
+    approx = {"qn": None, "socp": "psd", "qp": "principal"}[method]
+    Cs, kappas, seeds = [1.0, 0.05, 10.0], [kappa, 0.5 * kappa, 0.0], [3, 4, 5]
+    kw = dict(beta_approx=approx, n_starts=4)
+    many = rsvm_many(K, y, Cs, beta, kappas, method, random_states=seeds, qn_batch=5, **kw)
+    for res, C, k, seed in zip(many, Cs, kappas, seeds):
+        one = rsvm(K, y, C, beta, k, method, random_state=seed, **kw)
+        assert np.array_equal(res.alpha, one.alpha) and res.b == one.b and res.objective == one.objective
+        assert (res.nit, res.success, res.kappa) == (one.nit, one.success, one.kappa)
+        if method == "qn":
+            assert np.array_equal(res.start_objectives, one.start_objectives)
+            assert list(res.start_status) == list(one.start_status)
+
+
+def test_rsvm_many_bad_inputs():
+    from robustpapers.bhadra2010 import rsvm_many
+
+    K, y, beta, kappa = _du_instance(N=5, L=3)
+    with pytest.raises(ValueError, match="same length"):
+        rsvm_many(K, y, [1.0, 2.0], beta, [kappa], n_starts=1)
+    with pytest.raises(ValueError, match="same length"):
+        rsvm_many(K, y, [], beta, [], n_starts=1)
+    with pytest.raises(ValueError, match="random_states"):
+        rsvm_many(K, y, [1.0, 2.0], beta, [kappa, kappa], random_states=[0], n_starts=1)
+    with pytest.raises(ValueError, match="kappa"):
+        rsvm_many(K, y, [1.0, 2.0], beta, [kappa, -1.0], n_starts=1)
+    with pytest.raises(ValueError, match="C"):
+        rsvm_many(K, y, [1.0, 0.0], beta, [kappa, kappa], n_starts=1)
+
+
 def test_exact_and_wolfe_line_searches_reach_the_same_optimum():
     """Both line searches run the same DFP iteration; on the non-convex D_U instance they agree on eq. (15)."""
     K, y, beta, kappa = _du_instance()

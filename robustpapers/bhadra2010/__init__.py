@@ -4,14 +4,14 @@ from .uncertainty import (
     gamma_inequality, kappa_finite_support, kappa_from_eps, kappa_gaussian,
 )
 from .solvers import (
-    principal_rank_one, qn_penalty, rank_one_factor, robust_bias, rsvm, rsvm_constraint_value,
+    principal_rank_one, qn_penalty, rank_one_factor, robust_bias, rsvm, rsvm_constraint_value, rsvm_many,
     rsvm_decision_function, rsvm_kkt_residual, rsvm_objective,
 )
 
 __all__ = [
     "beta_from_sigma", "beta_from_support", "beta_from_kernel_support", "check_eps", "finite_support_gamma", "gamma_certificate",
     "gamma_inequality", "kappa_finite_support", "kappa_from_eps", "kappa_gaussian",
-    "principal_rank_one", "qn_penalty", "rank_one_factor", "robust_bias", "rsvm",
+    "principal_rank_one", "qn_penalty", "rank_one_factor", "robust_bias", "rsvm", "rsvm_many",
     "rsvm_constraint_value", "rsvm_decision_function", "rsvm_kkt_residual", "rsvm_objective",
 ]
 from .data import (

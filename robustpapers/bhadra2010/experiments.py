@@ -18,7 +18,9 @@ import numpy as np
 from ..core import prediction_errors
 from ..runner import derive_seed
 from .data import make_synthetic_kernel_data, sample_kernels, support_and_moments
-from .solvers import rsvm, rsvm_constraint_value, rsvm_decision_function, rsvm_kkt_residual, rsvm_objective
+from .solvers import (
+    rsvm, rsvm_constraint_value, rsvm_decision_function, rsvm_kkt_residual, rsvm_many, rsvm_objective,
+)
 from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
@@ -180,18 +182,26 @@ def fit_classifier(name, K, y, beta_fs, beta_g, kappa_fs, kappa_g, C, n_starts, 
     matrix, QN the beta itself (DFP capped at ``qn_max_iter`` iterations per penalty stage); the nominal SVM
     is RSVM with kappa = 0. All use the bias rule of 003 §3.
     """
+    return fit_classifier_many(name, K, y, beta_fs, beta_g, [(C, kappa_fs, kappa_g, seed)], n_starts, qn_max_iter)[0]
+
+
+def fit_classifier_many(name, K, y, beta_fs, beta_g, fits, n_starts, qn_max_iter):
+    """:func:`fit_classifier` at each ``(C, kappa_fs, kappa_g, seed)`` of ``fits``, by one
+    :func:`robustpapers.bhadra2010.rsvm_many` call: the same results, and for QN the starts of all the fits run
+    side by side."""
     family, method = CLASSIFIERS[name]
+    Cs, seeds = [f[0] for f in fits], [f[3] for f in fits]
     if family is None:
-        beta, kappa = 0.0, 0.0
+        beta, kappas = 0.0, [0.0] * len(fits)
     elif family == "fs":
-        beta, kappa = beta_fs, kappa_fs
+        beta, kappas = beta_fs, [f[1] for f in fits]
     else:
-        beta, kappa = beta_g, kappa_g
+        beta, kappas = beta_g, [f[2] for f in fits]
     approx = None
     if np.ndim(beta) == 2:
         approx = {"qp": "principal", "socp": "psd", "qn": None}[method]
-    return rsvm(K, y, C, beta, kappa, method=method, beta_approx=approx, n_starts=n_starts,
-                max_iter=qn_max_iter, random_state=seed)
+    return rsvm_many(K, y, Cs, beta, kappas, method=method, beta_approx=approx, n_starts=n_starts,
+                     max_iter=qn_max_iter, random_states=seeds)
 
 
 def errors_on_samples(y, K_mean, K_samples, alpha, y_train, b):
@@ -309,18 +319,18 @@ def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples,
     f = table1_fold(dataset, noise, fold, n_folds, n_per_class, n_samples, seed)
     out = {}
     for name in methods:
-        family, _ = CLASSIFIERS[name]
-        for C in Cs:
-            for eps in ([0.0] if family is None else epss):
-                kfs = kappa_finite_support_any(eps) if eps > 0 else 0.0
-                kg = kappa_gaussian(eps) if eps > 0 else 0.0
-                res = fit_classifier(name, f["K"], f["y"], f["beta_fs"], f["beta_g"], kfs, kg, C, n_starts,
-                                     derive_seed(seed, "qn", dataset, name, fold, C, eps), qn_max_iter)
-                if CLASSIFIERS[name][1] == "qn":
-                    out[f"conv|{name}|{C}|{eps}"] = bool(res.success)
-                for k, v in errors_on_samples(f["y_test"], f["K_test"], f["Ks_test"], res.alpha, f["y"],
-                                              res.b).items():
-                    out[f"{k}|{name}|{C}|{eps}"] = v
+        family, method = CLASSIFIERS[name]
+        grid = [(C, eps) for C in Cs for eps in ([0.0] if family is None else epss)]
+        fits = [(C, kappa_finite_support_any(eps) if eps > 0 else 0.0, kappa_gaussian(eps) if eps > 0 else 0.0,
+                 derive_seed(seed, "qn", dataset, name, fold, C, eps)) for C, eps in grid]
+        # one call per classifier: QN's starts of the whole (C, eps) grid run side by side
+        results = fit_classifier_many(name, f["K"], f["y"], f["beta_fs"], f["beta_g"], fits, n_starts, qn_max_iter)
+        for (C, eps), res in zip(grid, results):
+            if method == "qn":
+                out[f"conv|{name}|{C}|{eps}"] = bool(res.success)
+            for k, v in errors_on_samples(f["y_test"], f["K_test"], f["Ks_test"], res.alpha, f["y"],
+                                          res.b).items():
+                out[f"{k}|{name}|{C}|{eps}"] = v
     return out
 
 

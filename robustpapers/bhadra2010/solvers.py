@@ -25,7 +25,8 @@ from ..core import (
 )
 
 __all__ = [
-    "rsvm", "rsvm_objective", "rsvm_constraint_value", "rsvm_kkt_residual", "robust_bias", "rsvm_decision_function",
+    "rsvm", "rsvm_many", "rsvm_objective", "rsvm_constraint_value", "rsvm_kkt_residual", "robust_bias",
+    "rsvm_decision_function",
     "rank_one_factor", "principal_rank_one", "qn_penalty",
 ]
 
@@ -254,31 +255,32 @@ def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
     """
     X = np.asarray(alpha, dtype=float)[None, :]
     YA, A2 = y * X, X * X
-    val, grad = _penalty_rows(X, YA, _rowmat(K_bar, YA), A2, _rowmat(beta, A2), y, kappa, C,
-                              np.array([float(penalty)]))
+    val, grad = _penalty_rows(X, YA, _rowmat(K_bar, YA), A2, _rowmat(beta, A2), y, np.array([float(kappa)]),
+                              np.array([float(C)]), np.array([float(penalty)]))
     return float(val[0]), grad[0]
 
 
 def _penalty_rows(X, YA, KYA, A2, BA2, y, kappa, C, P):
     """:func:`qn_penalty` at each row of X given the products ``KYA`` (rows K_bar (y x)) and ``BA2`` (rows
-    beta x^2); ``P`` one penalty per row."""
+    beta x^2); ``kappa``, ``C`` and ``P`` one per row."""
     r = np.sqrt(np.maximum(_rowdot(A2, BA2), 0.0))
     yx = _rowdot(X, y)
-    over, under = np.maximum(X - C, 0.0), np.minimum(X, 0.0)
+    over, under = np.maximum(X - C[:, None], 0.0), np.minimum(X, 0.0)
     val = (0.5 * _rowdot(YA, KYA) + 0.5 * kappa * r - X.sum(axis=1)
            + 0.5 * P * (yx**2 + _rowdot(over, over) + _rowdot(under, under)))
     grad = y * KYA - 1.0 + P[:, None] * (yx[:, None] * y + over + under)
     pos = r > 1e-300
     if pos.all():
-        grad += kappa * X * BA2 / r[:, None]
+        grad += kappa[:, None] * X * BA2 / r[:, None]
     elif pos.any():
-        grad[pos] += kappa * X[pos] * BA2[pos] / r[pos, None]
+        grad[pos] += kappa[pos, None] * X[pos] * BA2[pos] / r[pos, None]
     return val, grad
 
 
 class _ExactSearch:
     r"""DFP's line search on the one-dimensional restriction :math:`\phi(s) = L(x + sd)` of the penalty (eq. 17),
-    for a batch of points (rows of X) and directions at once, each with its own penalty ``P``.
+    for a batch of points (rows of X) and directions at once, each with its own ``kappa``, ``C`` and penalty
+    ``P``.
 
     Along a line every term of L is a polynomial in s once a few products are known:
     :math:`(Y(x+sd))^\top\bar K\,Y(x+sd)` is quadratic, :math:`\sum\beta_{ij}a_i^2a_j^2` with
@@ -294,15 +296,16 @@ class _ExactSearch:
     """
 
     def __init__(self, K_bar, y, beta, kappa, C, P, refresh=50, max_eval=40):
-        self.K, self.y, self.beta, self.kappa, self.C = K_bar, y, beta, kappa, C
+        self.K, self.y, self.beta = K_bar, y, beta
         self.P = np.array(P, dtype=float, ndmin=1)
+        self.kappa, self.C = (np.broadcast_to(np.asarray(v, dtype=float), self.P.shape).copy() for v in (kappa, C))
         self.refresh, self.max_eval = refresh, max_eval
         self.n_search = np.zeros(self.P.size, dtype=int)
         self.prod = None
 
     def keep(self, mask):
         """Drop the rows where ``mask`` is False (their runs have stopped)."""
-        self.P, self.n_search = self.P[mask], self.n_search[mask]
+        self.P, self.kappa, self.C, self.n_search = self.P[mask], self.kappa[mask], self.C[mask], self.n_search[mask]
         self.prod = [p[mask] for p in self.prod]
 
     def _products(self, X):
@@ -314,12 +317,11 @@ class _ExactSearch:
         prod = self._products(X)
         if rows is None:
             self.prod = prod
-            P = self.P
+            rows = slice(None)
         else:
             for old, new in zip(self.prod, prod):
                 old[rows] = new
-            P = self.P[rows]
-        return _penalty_rows(X, *prod, self.y, self.kappa, self.C, P)
+        return _penalty_rows(X, *prod, self.y, self.kappa[rows], self.C[rows], self.P[rows])
 
     def _restriction(self, X, D):
         """phi'(s) and phi''(s) along x + s d for each row (a function of (s, rows) costing O(n) per row), and
@@ -339,10 +341,10 @@ class _ExactSearch:
         def dphi(t, r):
             q = q0[r] + t * (q1[r] + t * (q2[r] + t * (q3[r] + t * q4[r])))
             dq = q1[r] + t * (2.0 * q2[r] + t * (3.0 * q3[r] + t * 4.0 * q4[r]))
-            Dr = D[r]
+            Dr, Cr = D[r], C[r][:, None]
             A = X[r] + t[:, None] * Dr
-            out = (A > C) | (A < 0)
-            box = _rowdot(Dr, np.maximum(A - C, 0.0) + np.minimum(A, 0.0))
+            out = (A > Cr) | (A < 0)
+            box = _rowdot(Dr, np.maximum(A - Cr, 0.0) + np.minimum(A, 0.0))
             g1 = A1[r] + t * Aq[r] - ed[r] + P[r] * ((yx[r] + t * ydd[r]) * ydd[r] + box)
             h1 = Aq[r] + P[r] * (ydd[r] * ydd[r] + _rowdot(U2[r], out))
             pos = q > 0
@@ -350,8 +352,9 @@ class _ExactSearch:
                 qp, tp, dqp = q[pos], t[pos], dq[pos]
                 rt = np.sqrt(qp)
                 ddq = 2.0 * q2[r][pos] + tp * (6.0 * q3[r][pos] + tp * 12.0 * q4[r][pos])
-                g1[pos] += kappa * dqp / (4.0 * rt)
-                h1[pos] += kappa * (ddq / (4.0 * rt) - dqp * dqp / (8.0 * rt * qp))
+                kp = kappa[r][pos]
+                g1[pos] += kp * dqp / (4.0 * rt)
+                h1[pos] += kp * (ddq / (4.0 * rt) - dqp * dqp / (8.0 * rt * qp))
             return g1, h1
 
         return dphi, (KYD, BU1, BU2)
@@ -405,7 +408,7 @@ class _ExactSearch:
             rows = ok[fresh]
             for p, new in zip(self.prod, self._products(XN[fresh])):
                 p[rows] = new
-        FN[ok], GN[ok] = _penalty_rows(XN, YA[ok], KYA[ok], A2[ok], BA2[ok], self.y, self.kappa, self.C,
+        FN[ok], GN[ok] = _penalty_rows(XN, YA[ok], KYA[ok], A2[ok], BA2[ok], self.y, self.kappa[ok], self.C[ok],
                                        self.P[ok])
         return step, FN, GN
 
@@ -415,14 +418,15 @@ class _WolfeSearch:
     row by row."""
 
     def __init__(self, K_bar, y, beta, kappa, C, P):
-        self.args = (K_bar, y, beta, kappa, C)
+        self.args = (K_bar, y, beta)
         self.P = np.array(P, dtype=float, ndmin=1)
+        self.kappa, self.C = (np.broadcast_to(np.asarray(v, dtype=float), self.P.shape).copy() for v in (kappa, C))
 
     def keep(self, mask):
-        self.P = self.P[mask]
+        self.P, self.kappa, self.C = self.P[mask], self.kappa[mask], self.C[mask]
 
     def _fun(self, x, i):
-        return qn_penalty(x, *self.args, self.P[i])
+        return qn_penalty(x, *self.args, self.kappa[i], self.C[i], self.P[i])
 
     def at(self, X, rows=None):
         rows = np.arange(X.shape[0]) if rows is None else rows
@@ -626,8 +630,9 @@ def _curvature(K_bar, y, beta, kappa, alpha):
 
 
 def _qn_starts(starts, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=True, exact=True):
-    r"""DFP runs (four penalty stages each) from the rows of ``starts``, side by side; returns one tuple
-    (alpha, objective, nit, converged, status) per start, ``status`` its final stage's (:func:`_dfp_minimise`).
+    r"""DFP runs (four penalty stages each) from the rows of ``starts``, side by side, each with its own ``kappa``
+    and ``C`` (scalars or one per start); returns one tuple (alpha, objective, nit, converged, status) per start,
+    ``status`` its final stage's (:func:`_dfp_minimise`).
 
     ``scaled=True`` (the default of :func:`rsvm`): the start is moved to the best point on its ray
     (:func:`_ray_scale`), the penalties are :math:`P_k = 10^k P \lambda` and DFP's initial inverse Hessian is
@@ -639,14 +644,16 @@ def _qn_starts(starts, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=
     ``False``: scipy's strong-Wolfe search on the penalty as a black box (:class:`_WolfeSearch`).
     """
     starts = np.array(starts, dtype=float, ndmin=2)
+    kappa, C = (np.broadcast_to(np.asarray(v, dtype=float), (len(starts),)) for v in (kappa, C))
     if scaled:
-        X = np.array([_ray_scale(K_bar, y, beta, kappa, C, a0) for a0 in starts])
-        lam = np.array([_curvature(K_bar, y, beta, kappa, a) for a in X])
+        X = np.array([_ray_scale(K_bar, y, beta, k, c, a0) for a0, k, c in zip(starts, kappa, C)])
+        lam = np.array([_curvature(K_bar, y, beta, k, a) for a, k in zip(X, kappa)])
         base, h0 = penalty * lam, 1.0 / lam
-        fscale = np.array([max(abs(rsvm_objective(K_bar, y, beta, kappa, a)), 1e-300) for a in X])
+        fscale = np.array([max(abs(rsvm_objective(K_bar, y, beta, k, a)), 1e-300) for a, k in zip(X, kappa)])
     else:
         X = starts.copy()
-        base = np.full(len(X), penalty * max(1.0, float(np.abs(np.diag(K_bar)).max()) * C))
+        kmax = float(np.abs(np.diag(K_bar)).max())
+        base = np.array([penalty * max(1.0, kmax * c) for c in C])
         h0, fscale = 1.0, 1.0
     nit, status, H = np.zeros(len(X), dtype=int), None, None
     for k in (-3, -2, -1, 0):
@@ -657,9 +664,9 @@ def _qn_starts(starts, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=
                                              rel=not scaled)
         nit += its
     out = []
-    for a, its, st in zip(X, nit, status):
-        a = project_svm_set(a, y, C)
-        out.append((a, rsvm_objective(K_bar, y, beta, kappa, a), int(its), st in ("tol", "stalled"), str(st)))
+    for a, its, st, k, c in zip(X, nit, status, kappa, C):
+        a = project_svm_set(a, y, float(c))
+        out.append((a, rsvm_objective(K_bar, y, beta, float(k), a), int(its), st in ("tol", "stalled"), str(st)))
     return out
 
 
@@ -848,28 +855,108 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     >>> bool(abs(res.alpha @ y) < 1e-8)
     True
     """
+    return _rsvm_fits(K_bar, y, [C], beta, [kappa], method, [random_state], beta_approx=beta_approx,
+                      n_starts=n_starts, penalty=penalty, tol=tol, max_iter=max_iter, n_jobs=n_jobs, bias=bias,
+                      sv_tol=sv_tol, qn_scaling=qn_scaling, qn_line_search=qn_line_search, qn_batch=qn_batch,
+                      callback=callback, verbose=verbose)[0]
+
+
+def rsvm_many(K_bar, y, Cs, beta, kappas, method="qn", *, random_states=None, beta_approx=None, n_starts=100,
+              penalty=1e5, tol=1e-7, max_iter=20000, n_jobs=1, bias="robust", sv_tol=1e-4, qn_scaling="ray",
+              qn_line_search="exact", qn_batch=None, verbose=False):
+    r""":func:`rsvm` at several (C, kappa) on one kernel: a list of the results that
+    ``[rsvm(K_bar, y, C, beta, kappa, method, random_state=r, ...) for C, kappa, r in zip(Cs, kappas,
+    random_states)]`` returns, to the last bit.
+
+    .. math::
+
+        \max_{\alpha\in S_n(C_k)}\; e^\top\alpha - \tfrac12\Bigl(\alpha^\top Y\bar K Y\alpha
+        + \kappa_k\sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}\Bigr),\qquad k = 1, \dots, K
+
+    (003 eq. 15 for each pair). For ``method="qn"`` the random starts of all the fits run side by side in shared
+    batches (``qn_batch``), which is what a grid of fits with few starts each (003 Table 1: 5 starts at
+    6 x 9 values of (C, eps)) needs to be fast; each start's result does not depend on its batch, hence the
+    identity above. Other methods are fitted one after the other. Each result's ``wall_time`` is, for QN, that
+    of all the fits' starts together.
+
+    Parameters
+    ----------
+    K_bar, y, beta, method
+        As in :func:`rsvm` (``method`` defaults to ``"qn"`` here).
+    Cs, kappas : sequences of float, the same length
+        The pairs (C, kappa).
+    random_states : sequence, optional
+        One seed (or generator) per pair, for QN's starts; default None for each.
+
+    Other Parameters
+    ----------------
+    beta_approx, n_starts, penalty, tol, max_iter, n_jobs, bias, sv_tol
+        As in :func:`rsvm`.
+    qn_scaling, qn_line_search, qn_batch, verbose
+        As in :func:`rsvm`.
+
+    Returns
+    -------
+    list of SolverResult
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from robustpapers.bhadra2010 import rsvm, rsvm_many
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]]); y = np.array([-1, -1, 1, 1])
+    >>> fits = rsvm_many(X @ X.T, y, [1.0, 10.0], 0.1, [0.5, 1.0], n_starts=3, random_states=[0, 1])
+    >>> one = rsvm(X @ X.T, y, 10.0, 0.1, 1.0, method="qn", n_starts=3, random_state=1)
+    >>> bool(np.array_equal(fits[1].alpha, one.alpha))
+    True
+    """
+    Cs, kappas = list(np.atleast_1d(np.asarray(Cs, dtype=object))), list(np.atleast_1d(np.asarray(kappas, dtype=object)))
+    if len(Cs) != len(kappas) or not Cs:
+        raise ValueError(f"Cs and kappas must be non-empty and of the same length, got {len(Cs)} and {len(kappas)}")
+    states = [None] * len(Cs) if random_states is None else list(random_states)
+    if len(states) != len(Cs):
+        raise ValueError(f"random_states must give one seed per (C, kappa) pair: {len(Cs)}, got {len(states)}")
+    return _rsvm_fits(K_bar, y, Cs, beta, kappas, method, states, beta_approx=beta_approx, n_starts=n_starts,
+                      penalty=penalty, tol=tol, max_iter=max_iter, n_jobs=n_jobs, bias=bias, sv_tol=sv_tol,
+                      qn_scaling=qn_scaling, qn_line_search=qn_line_search, qn_batch=qn_batch, callback=None,
+                      verbose=verbose)
+
+
+def _rsvm_fits(K_bar, y, Cs, beta, kappas, method, random_states, *, beta_approx, n_starts, penalty, tol, max_iter,
+               n_jobs, bias, sv_tol, qn_scaling, qn_line_search, qn_batch, callback, verbose):
+    """The body of :func:`rsvm` and :func:`rsvm_many`: one result per (C, kappa, random state)."""
     y = check_binary_labels(y)
     n = y.size
     K_bar = check_kernel(K_bar, name="K_bar", n=n, symmetric=True)
-    C = check_positive(C, "C")
-    kappa = check_finite_array(kappa, "kappa", ndim=0)
-    kappa = float(kappa)
-    if kappa < 0:
-        raise ValueError(f"kappa must be >= 0, got {kappa}")
+    Cs = [check_positive(C, "C") for C in Cs]
+    kappas = [float(check_finite_array(kappa, "kappa", ndim=0)) for kappa in kappas]
+    for kappa in kappas:
+        if kappa < 0:
+            raise ValueError(f"kappa must be >= 0, got {kappa}")
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if beta_approx not in (None, "principal", "psd"):
         raise ValueError(f"beta_approx must be None, 'principal' or 'psd', got {beta_approx!r}")
     if bias not in ("robust", "svm"):
         raise ValueError(f"bias must be 'robust' or 'svm', got {bias!r}")
+    if bias == "svm" and method != "qp":
+        raise ValueError("bias='svm' is available only for method='qp'")
     beta_in = check_finite_array(beta, "beta")
     if np.any(beta_in < 0):
         raise ValueError("beta must be non-negative entrywise (beta_ij = sigma_ij^2 or (l_ij gamma_ij)^2)")
     B, form = _as_beta(beta_in, n)
-    trace = Trace()
-    t0 = time.perf_counter()
-    extra = {}
 
+    def finish(C, kappa, alpha, success, nit, message, svm_b, trace, t0, extra):
+        b = float(svm_b) if bias == "svm" else robust_bias(K_bar, y, alpha, C, sv_tol=sv_tol)
+        objective = rsvm_objective(K_bar, y, B, kappa, alpha)
+        extra["kkt_residual"] = rsvm_kkt_residual(K_bar, y, B, kappa, C, alpha)
+        if method != "qn":
+            trace.record(objective=objective)
+        return SolverResult(x=alpha, alpha=alpha, b=b, objective=objective, success=success, nit=nit,
+                            message=message, trace=trace, method=method, kappa=kappa, beta=B,
+                            t=rsvm_constraint_value(K_bar, y, B, kappa, alpha),
+                            wall_time=time.perf_counter() - t0, **extra)
+
+    results = []
     if method == "qp":
         if form == "iid":
             bvec = np.full(n, np.sqrt(float(beta_in)))
@@ -880,94 +967,85 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         else:
             bvec = rank_one_factor(B)
         B = np.outer(bvec, bvec)
-        sol = svm_dual(K_bar + kappa * np.diag(bvec), y, C, tol=tol)
-        alpha = sol.alpha
-        success, nit, message = True, 1, "SVM on K_bar + kappa diag(b) (003 Theorems 4-5)"
-        svm_b = sol.b
-        extra["b_vector"] = bvec
-    elif method == "socp":
-        if beta_approx == "psd":
-            B = psd_clip(B)
-        elif beta_approx == "principal":
-            bvec = principal_rank_one(B)
-            B = np.outer(bvec, bvec)
+        for C, kappa in zip(Cs, kappas):
+            t0 = time.perf_counter()
+            sol = svm_dual(K_bar + kappa * np.diag(bvec), y, C, tol=tol)
+            results.append(finish(C, kappa, sol.alpha, True, 1, "SVM on K_bar + kappa diag(b) (003 Theorems 4-5)",
+                                  sol.b, Trace(), t0, {"b_vector": bvec}))
+        return results
+    if beta_approx == "psd":
+        B = psd_clip(B)
+    elif beta_approx == "principal":
+        bvec = principal_rank_one(B)
+        B = np.outer(bvec, bvec)
+    if method == "socp":
         if not is_psd(B):
             raise ValueError("beta is not positive semidefinite; method='socp' needs PSD beta (003 Theorem 6): "
                              "use beta_approx='psd' (nearest PSD, the paper's §5.1 choice) or method='qn'")
         if not is_psd(K_bar):
             raise ValueError("K_bar is not positive semidefinite; method='socp' needs a PSD mean kernel")
-        prob, alpha = _socp(K_bar, y, B, kappa, C, tol, verbose)
-        success = prob.status in ("optimal",)
-        if alpha is None:
-            raise RuntimeError(f"SOCP solver failed with status {prob.status}")
-        if not success:
-            warn_not_converged("rsvm(method='socp')", "tol", f"solver status {prob.status}")
-        alpha = np.clip(alpha, 0.0, C)
-        nit = int(prob.solver_stats.num_iters or 0) if prob.solver_stats is not None else 0
-        message = f"cvxpy {prob.solver_stats.solver_name if prob.solver_stats else ''}: {prob.status}"
-        svm_b = None
-    else:  # qn
-        if beta_approx == "psd":
-            B = psd_clip(B)
-        elif beta_approx == "principal":
-            bvec = principal_rank_one(B)
-            B = np.outer(bvec, bvec)
-        n_starts = int(n_starts)
-        if n_starts < 1:
-            raise ValueError(f"n_starts must be >= 1, got {n_starts}")
-        penalty = check_positive(penalty, "penalty")
-        rng = check_random_state(random_state)
-        starts = [project_svm_set(rng.uniform(0, C, n), y, C) for _ in range(n_starts)]
-        if qn_scaling not in ("ray", None):
-            raise ValueError(f"qn_scaling must be 'ray' or None, got {qn_scaling!r}")
-        if qn_line_search not in ("exact", "wolfe"):
-            raise ValueError(f"qn_line_search must be 'exact' or 'wolfe', got {qn_line_search!r}")
-        if qn_batch is not None and (not isinstance(qn_batch, (int, np.integer)) or isinstance(qn_batch, bool)
-                                     or qn_batch < 1):
-            raise ValueError(f"qn_batch must be a positive integer or None, got {qn_batch!r}")
-        args = (K_bar, y, B, kappa, C, penalty, tol, int(max_iter), qn_scaling == "ray", qn_line_search == "exact")
-        # starts run side by side in batches, at least one per worker; a start's result does not depend on
-        # which batch it is in
-        workers = 1 if n_jobs == 1 else effective_n_jobs(n_jobs)
-        size = int(qn_batch) if qn_batch is not None else max(1, min(_QN_BATCH, int(_QN_BATCH_BYTES // (8 * n * n)),
-                                                                     -(-n_starts // workers)))
-        items = [(np.array(starts[i:i + size]), *args) for i in range(0, n_starts, size)]
-        parts = ([_qn_starts_packed(it) for it in items] if n_jobs == 1 or len(items) == 1
-                 else parallel_map(_qn_starts_packed, items, n_jobs=n_jobs))
-        outs = [o for part in parts for o in part]
+        for C, kappa in zip(Cs, kappas):
+            t0 = time.perf_counter()
+            prob, alpha = _socp(K_bar, y, B, kappa, C, tol, verbose)
+            success = prob.status in ("optimal",)
+            if alpha is None:
+                raise RuntimeError(f"SOCP solver failed with status {prob.status}")
+            if not success:
+                warn_not_converged("rsvm(method='socp')", "tol", f"solver status {prob.status}")
+            nit = int(prob.solver_stats.num_iters or 0) if prob.solver_stats is not None else 0
+            message = f"cvxpy {prob.solver_stats.solver_name if prob.solver_stats else ''}: {prob.status}"
+            results.append(finish(C, kappa, np.clip(alpha, 0.0, C), success, nit, message, None, Trace(), t0, {}))
+        return results
+
+    # qn
+    n_starts = int(n_starts)
+    if n_starts < 1:
+        raise ValueError(f"n_starts must be >= 1, got {n_starts}")
+    penalty = check_positive(penalty, "penalty")
+    if qn_scaling not in ("ray", None):
+        raise ValueError(f"qn_scaling must be 'ray' or None, got {qn_scaling!r}")
+    if qn_line_search not in ("exact", "wolfe"):
+        raise ValueError(f"qn_line_search must be 'exact' or 'wolfe', got {qn_line_search!r}")
+    if qn_batch is not None and (not isinstance(qn_batch, (int, np.integer)) or isinstance(qn_batch, bool)
+                                 or qn_batch < 1):
+        raise ValueError(f"qn_batch must be a positive integer or None, got {qn_batch!r}")
+    t0 = time.perf_counter()
+    starts = []
+    for C, state in zip(Cs, random_states):
+        rng = check_random_state(state)
+        starts += [project_svm_set(rng.uniform(0, C, n), y, C) for _ in range(n_starts)]
+    starts = np.array(starts)
+    row_C, row_kappa = np.repeat(Cs, n_starts), np.repeat(kappas, n_starts)
+    # the starts of all fits run side by side in batches, at least one per worker; a start's result does not
+    # depend on which batch it is in
+    total = starts.shape[0]
+    workers = 1 if n_jobs == 1 else effective_n_jobs(n_jobs)
+    size = int(qn_batch) if qn_batch is not None else max(1, min(_QN_BATCH, int(_QN_BATCH_BYTES // (8 * n * n)),
+                                                                 -(-total // workers)))
+    rest = (penalty, tol, int(max_iter), qn_scaling == "ray", qn_line_search == "exact")
+    items = [(starts[i:i + size], K_bar, y, B, row_kappa[i:i + size], row_C[i:i + size], *rest)
+             for i in range(0, total, size)]
+    parts = ([_qn_starts_packed(it) for it in items] if n_jobs == 1 or len(items) == 1
+             else parallel_map(_qn_starts_packed, items, n_jobs=n_jobs))
+    every = [o for part in parts for o in part]
+    for f, (C, kappa) in enumerate(zip(Cs, kappas)):
+        outs = every[f * n_starts:(f + 1) * n_starts]
+        trace = Trace()
         for k, o in enumerate(outs):
             trace.record(objective=o[1], start=k)
             if callback is not None:
                 callback(k, o[1])
         objs = np.array([o[1] for o in outs])
         best = int(np.argmax(objs))
-        alpha = outs[best][0]
-        nit = int(sum(o[2] for o in outs))
         success = bool(outs[best][3])
         if outs[best][4] == "max_iter":
             warn_not_converged("rsvm(method='qn')", "max_iter", "the best start's DFP run hit max_iter")
         elif not success:  # a numerical floor: more iterations would not help
             warn_not_converged("rsvm(method='qn')", "tol", "the best start's line search found no decrease "
                                f"before DFP's gradient test (infinity norm <= tol = {tol:g}) was met")
-        extra["start_converged"] = np.array([bool(o[3]) for o in outs])
-        extra["start_status"] = np.array([o[4] for o in outs])
-        extra["start_alphas"] = np.array([o[0] for o in outs])
-        message = f"DFP quasi-Newton, best of {n_starts} starts"
-        extra["start_objectives"] = objs
-        extra["best_start"] = best
-        svm_b = None
-
-    if bias == "svm":
-        if method != "qp":
-            raise ValueError("bias='svm' is available only for method='qp'")
-        b = float(svm_b)
-    else:
-        b = robust_bias(K_bar, y, alpha, C, sv_tol=sv_tol)
-    objective = rsvm_objective(K_bar, y, B, kappa, alpha)
-    extra["kkt_residual"] = rsvm_kkt_residual(K_bar, y, B, kappa, C, alpha)
-    if method != "qn":
-        trace.record(objective=objective)
-    return SolverResult(x=alpha, alpha=alpha, b=b, objective=objective, success=success, nit=nit,
-                        message=message, trace=trace, method=method, kappa=kappa, beta=B,
-                        t=rsvm_constraint_value(K_bar, y, B, kappa, alpha),
-                        wall_time=time.perf_counter() - t0, **extra)
+        extra = {"start_converged": np.array([bool(o[3]) for o in outs]),
+                 "start_status": np.array([o[4] for o in outs]),
+                 "start_alphas": np.array([o[0] for o in outs]), "start_objectives": objs, "best_start": best}
+        results.append(finish(C, kappa, outs[best][0], success, int(sum(o[2] for o in outs)),
+                              f"DFP quasi-Newton, best of {n_starts} starts", None, trace, t0, extra))
+    return results
