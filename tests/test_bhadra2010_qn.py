@@ -327,7 +327,7 @@ def test_exact_search_restriction_is_the_directional_derivative_across_the_box()
     where coordinates leave or re-enter the box, with coordinates starting outside, on and inside it; phi''
     matches a finite difference of phi' between two such points."""
     from robustpapers.bhadra2010 import qn_penalty
-    from robustpapers.bhadra2010.solvers import _ExactSearch
+    from robustpapers.bhadra2010.solvers import _dphi, _ExactSearch
 
     K, y, beta, kappa = _du_instance(N=20, L=10)
     K, beta, C, P = K / np.abs(K).max(), beta / beta.max(), 1.0, 30.0
@@ -339,10 +339,10 @@ def test_exact_search_restriction_is_the_directional_derivative_across_the_box()
     d[2] = 0.0
     search = _ExactSearch(K, y, beta, kappa, C, [P])
     search.at(x[None])
-    restricted, _ = search._restriction(x[None], d[None])
+    args, _ = search._restriction(x[None], d[None])
 
     def dphi(s):
-        g1, h1 = restricted(np.array([s]), np.array([0]))
+        g1, h1 = _dphi(np.array([s]), *args)
         return g1[0], h1[0]
     with np.errstate(divide="ignore"):
         cross = np.concatenate(((C - x) / d, -x / d))  # where a coordinate meets a bound of the box

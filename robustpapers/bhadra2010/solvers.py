@@ -236,7 +236,7 @@ def rsvm_decision_function(K_test, y, alpha, b):
 
 def _rowdot(A, B):
     """The dot product of each row of A with the same row of B (or with the vector B)."""
-    return np.einsum("ij,ij->i" if B.ndim == 2 else "ij,j->i", A, B)
+    return np.vecdot(A, B)
 
 
 def _rowmat(M, A):
@@ -324,63 +324,55 @@ class _ExactSearch:
         return _penalty_rows(X, *prod, self.y, self.kappa[rows], self.C[rows], self.P[rows])
 
     def _restriction(self, X, D):
-        """phi'(s) and phi''(s) along x + s d for each row (a function of (s, rows) costing O(n) per row), and
-        the products the update of :meth:`search` needs."""
-        y, C, P, kappa = self.y, self.C, self.P, self.kappa
+        """The restriction of L to the lines x + s d, one per row: the arguments of :func:`_dphi` (per-row
+        coefficients and arrays, O(n) per row and trial) and the products the update of :meth:`search` needs."""
+        y, P = self.y, self.P
         YA, KYA, A2, BA2 = self.prod
         YD = y * D
         KYD = _rowmat(self.K, YD)
         U1, U2 = 2.0 * X * D, D * D
         BU1, BU2 = _rowmat(self.beta, U1), _rowmat(self.beta, U2)
-        A1, Aq = _rowdot(YA, KYD), _rowdot(YD, KYD)
-        q0, q1 = _rowdot(A2, BA2), 2.0 * _rowdot(A2, BU1)
-        q2 = 2.0 * _rowdot(A2, BU2) + _rowdot(U1, BU1)
+        Aq, ydd = _rowdot(YD, KYD), _rowdot(D, y)
+        q1, q2 = 2.0 * _rowdot(A2, BU1), 2.0 * _rowdot(A2, BU2) + _rowdot(U1, BU1)
         q3, q4 = 2.0 * _rowdot(U1, BU2), _rowdot(U2, BU2)
-        ed, yx, ydd = D.sum(axis=1), _rowdot(X, y), _rowdot(D, y)
-
-        def dphi(t, r):
-            q = q0[r] + t * (q1[r] + t * (q2[r] + t * (q3[r] + t * q4[r])))
-            dq = q1[r] + t * (2.0 * q2[r] + t * (3.0 * q3[r] + t * 4.0 * q4[r]))
-            Dr, Cr = D[r], C[r][:, None]
-            A = X[r] + t[:, None] * Dr
-            out = (A > Cr) | (A < 0)
-            box = _rowdot(Dr, np.maximum(A - Cr, 0.0) + np.minimum(A, 0.0))
-            g1 = A1[r] + t * Aq[r] - ed[r] + P[r] * ((yx[r] + t * ydd[r]) * ydd[r] + box)
-            h1 = Aq[r] + P[r] * (ydd[r] * ydd[r] + _rowdot(U2[r], out))
-            pos = q > 0
-            if pos.any():
-                qp, tp, dqp = q[pos], t[pos], dq[pos]
-                rt = np.sqrt(qp)
-                ddq = 2.0 * q2[r][pos] + tp * (6.0 * q3[r][pos] + tp * 12.0 * q4[r][pos])
-                kp = kappa[r][pos]
-                g1[pos] += kp * dqp / (4.0 * rt)
-                h1[pos] += kp * (ddq / (4.0 * rt) - dqp * dqp / (8.0 * rt * qp))
-            return g1, h1
-
-        return dphi, (KYD, BU1, BU2)
+        zero = np.zeros_like(q1)
+        # coefficients of (1, s, ..., s^4) in the quartic q(s) = sum beta_ij a_i^2 a_j^2, in q'(s) and in q''(s)
+        poly = np.stack([np.stack([_rowdot(A2, BA2), q1, q2, q3, q4], axis=1),
+                         np.stack([q1, 2.0 * q2, 3.0 * q3, 4.0 * q4, zero], axis=1),
+                         np.stack([2.0 * q2, 6.0 * q3, 12.0 * q4, zero, zero], axis=1)], axis=1)
+        # the rest of phi' without the box term is lin0 + s lin1 (quadratic part and (y'a)^2 penalty)
+        lin0 = _rowdot(YA, KYD) - D.sum(axis=1) + P * _rowdot(X, y) * ydd
+        lin1 = Aq + P * (ydd * ydd)
+        return (poly, lin0, lin1, P, self.kappa, self.C, X, D, U2), (KYD, BU1, BU2)
 
     def search(self, X, F, G, D):
         """A step along each row of D meeting the strong Wolfe curvature condition (NaN where none was found),
         and L and its gradient at the new points (rows with a step only)."""
         m = X.shape[0]
-        dphi, (KYD, BU1, BU2) = self._restriction(X, D)
-        every = np.arange(m)
-        g0, h0 = dphi(np.zeros(m), every)
+        args, (KYD, BU1, BU2) = self._restriction(X, D)
+        g0, h0 = _dphi(np.zeros(m), *args)
         step = np.full(m, np.nan)
         s = np.flatnonzero(g0 < 0)
+        if s.size < m:
+            args = tuple(a[s] for a in args)
+        g0, h0 = g0[s], h0[s]
         # first trial: the Newton step of phi at 0 (phi is nearly quadratic; DFP's unit step is often
         # tens of times too short, which cost a fourfold expansion per trial)
         with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.where(h0[s] > 0, -g0[s] / h0[s], 1.0)
-        lo, hi, target = np.zeros(s.size), np.full(s.size, np.inf), _C2 * -g0[s]
+            t = np.where(h0 > 0, -g0 / h0, 1.0)
+        lo, hi, target = np.zeros(s.size), np.full(s.size, np.inf), _C2 * -g0
         for _ in range(self.max_eval):
             if s.size == 0:
                 break
-            g1, h1 = dphi(t, s)
+            g1, h1 = _dphi(t, *args)
             acc = np.abs(g1) <= target
-            step[s[acc]] = t[acc]
-            go = ~acc
-            s, t, g1, h1, lo, hi, target = s[go], t[go], g1[go], h1[go], lo[go], hi[go], target[go]
+            if acc.any():
+                step[s[acc]] = t[acc]
+                go = ~acc
+                s, t, g1, h1, lo, hi, target = s[go], t[go], g1[go], h1[go], lo[go], hi[go], target[go]
+                if s.size == 0:
+                    break
+                args = tuple(a[go] for a in args)
             neg = g1 < 0
             lo, hi = np.where(neg, t, lo), np.where(neg, hi, t)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -388,29 +380,54 @@ class _ExactSearch:
                 grow = np.where(tn > t, np.minimum(tn, 4.0 * t), 4.0 * t)
                 inside = (lo < tn) & (tn < hi)
             t = np.where(np.isfinite(hi), np.where(inside, tn, 0.5 * (lo + hi)), grow)
-        # rows still searching after max_eval trials keep the last trial point if it is past a descent point
-        last = lo > 0
-        step[s[last]] = t[last]
+        if s.size:  # still searching after max_eval trials: the last trial point if it is past a descent point
+            last = lo > 0
+            step[s[last]] = t[last]
 
         ok = np.flatnonzero(np.isfinite(step))
         FN, GN = np.full(m, np.nan), np.full_like(X, np.nan)
         if ok.size == 0:
             return step, FN, GN
-        self.n_search[ok] += 1
-        st = step[ok]
-        XN = X[ok] + st[:, None] * D[ok]
-        fresh = self.n_search[ok] % self.refresh == 0
+        sel = slice(None) if ok.size == m else ok
+        self.n_search[sel] += 1
+        st = step[sel]
+        XN = X[sel] + st[:, None] * D[sel]
         YA, KYA, A2, BA2 = self.prod
-        KYA[ok] = KYA[ok] + st[:, None] * KYD[ok]
-        BA2[ok] = BA2[ok] + st[:, None] * BU1[ok] + (st * st)[:, None] * BU2[ok]
-        YA[ok], A2[ok] = self.y * XN, XN * XN
+        KYA[sel] = KYA[sel] + st[:, None] * KYD[sel]
+        BA2[sel] = BA2[sel] + st[:, None] * BU1[sel] + (st * st)[:, None] * BU2[sel]
+        YA[sel], A2[sel] = self.y * XN, XN * XN
+        fresh = self.n_search[sel] % self.refresh == 0
         if fresh.any():
             rows = ok[fresh]
             for p, new in zip(self.prod, self._products(XN[fresh])):
                 p[rows] = new
-        FN[ok], GN[ok] = _penalty_rows(XN, YA[ok], KYA[ok], A2[ok], BA2[ok], self.y, self.kappa[ok], self.C[ok],
-                                       self.P[ok])
+        FN[sel], GN[sel] = _penalty_rows(XN, YA[sel], KYA[sel], A2[sel], BA2[sel], self.y, self.kappa[sel],
+                                         self.C[sel], self.P[sel])
         return step, FN, GN
+
+
+_POWERS = np.arange(5.0)
+
+
+def _dphi(t, poly, lin0, lin1, P, kappa, C, X, D, U2):
+    """phi'(t) and phi''(t) of :class:`_ExactSearch`'s restrictions, one trial step t per row (the rows of the
+    arguments of :meth:`_ExactSearch._restriction`)."""
+    q, dq, ddq = np.vecdot(poly, (t[:, None] ** _POWERS)[:, None, :]).T
+    A = X + t[:, None] * D
+    dev = A - np.minimum(np.maximum(A, 0.0), C[:, None])  # the box violation (a - C where a > C, a where a < 0)
+    g1 = lin0 + t * lin1 + P * _rowdot(D, dev)
+    h1 = lin1 + P * _rowdot(U2, (dev != 0).astype(float))
+    pos = q > 0
+    if pos.all():
+        rt = np.sqrt(q)
+        g1 += kappa * dq / (4.0 * rt)
+        h1 += kappa * (ddq / (4.0 * rt) - dq * dq / (8.0 * rt * q))
+    elif pos.any():
+        qp, dqp, kp = q[pos], dq[pos], kappa[pos]
+        rt = np.sqrt(qp)
+        g1[pos] += kp * dqp / (4.0 * rt)
+        h1[pos] += kp * (ddq[pos] / (4.0 * rt) - dqp * dqp / (8.0 * rt * qp))
+    return g1, h1
 
 
 class _WolfeSearch:
