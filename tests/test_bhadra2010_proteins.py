@@ -4,7 +4,8 @@ import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
 from robustpapers.bhadra2010.protein_experiments import (
-    RSVM_METHODS, TABLE2_METHODS, _copies, f1_score_pos, fit_decisions, loo_decisions, loo_split,
+    RSVM_METHODS, TABLE2_METHODS, _copies, f1_score_pos, fit_decisions, loo_decisions, loo_decisions_grid,
+    loo_split,
     problem_kernels, table2_scores, table2_task,
 )
 from robustpapers.structures import make_structure_families, multi_instance_kernel, substructure_kernel_matrix
@@ -206,3 +207,15 @@ def test_socp_equals_qp_when_beta_has_one_positive_eigenvalue(problem):
     qp = rsvm(train["K_bar"], yt, 10.0, beta, 1.5, method="qp", beta_approx="principal")
     socp = rsvm(train["K_bar"], yt, 10.0, beta, 1.5, method="socp", beta_approx="psd")
     np.testing.assert_allclose(socp.alpha, qp.alpha, atol=1e-4 * 10.0)
+
+
+@pytest.mark.parametrize("method", ["RSVM_QN", "RSVM_SOCP", "RSVM_QP", "SVM_M"])
+def test_loo_decisions_grid_is_loo_decisions_at_each_point(problem, method):
+    """The grid version (one rsvm_many call per LOO fold for the RSVM rows) returns what loo_decisions returns
+    at each (C, eps), to the last bit (eps = None: kappa = 0)."""
+    _, _, y, kern = problem
+    grid = [(1.0, 0.1), (10.0, 0.3), (10.0, None)]
+    seeds = [11, 12, 13]
+    Fs = loo_decisions_grid(method, kern, y, grid, n_starts=2, seeds=seeds)
+    for (C, eps), sd, F in zip(grid, seeds, Fs):
+        np.testing.assert_array_equal(F, loo_decisions(method, kern, y, C, eps, n_starts=2, seed=sd))

@@ -36,10 +36,11 @@ import numpy as np
 from ..core import check_binary_labels, check_finite_array, majority_error, robust_error, svm_dual
 from ..runner import derive_seed
 from ..structures import make_structure_families, perturb_structure, substructure_kernel_matrix
-from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm
+from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm, rsvm_many
 
 __all__ = [
     "TABLE2_METHODS", "RSVM_METHODS", "problem_kernels", "loo_split", "fit_decisions", "loo_decisions",
+    "loo_decisions_grid",
     "f1_score_pos", "table2_scores", "beta_diagnostics", "table2_task", "kappa_zero_task",
 ]
 
@@ -213,6 +214,30 @@ def loo_decisions(method, kern, y, C, eps=None, *, n_starts=10, seed=0):
     return np.stack(cols, axis=1)
 
 
+def loo_decisions_grid(method, kern, y, grid, *, n_starts=10, seeds):
+    """:func:`loo_decisions` at each ``(C, eps)`` of ``grid`` (with ``seeds[g]`` as its ``seed``): a list of
+    arrays (n_s, n), the same to the last bit. An RSVM row fits each LOO fold's whole grid by one
+    :func:`robustpapers.bhadra2010.rsvm_many` call (QN: the starts of all the grid's fits side by side); the
+    other rows are fitted point by point."""
+    if method not in RSVM_METHODS:
+        return [loo_decisions(method, kern, y, C, eps, n_starts=n_starts, seed=sd)
+                for (C, eps), sd in zip(grid, seeds)]
+    y = check_binary_labels(y)
+    how, approx = RSVM_METHODS[method]
+    cols = [[] for _ in grid]
+    for t in range(y.size):
+        train, test = loo_split(kern, t)
+        yt = np.delete(y, t).astype(float)
+        beta = beta_from_kernel_support(train["K_bar"], train["a"], train["b"])
+        fits = rsvm_many(train["K_bar"], yt, [C for C, _ in grid], beta,
+                         [0.0 if eps is None else kappa_finite_support(eps) for _, eps in grid], method=how,
+                         beta_approx=approx, n_starts=n_starts,
+                         random_states=[derive_seed(sd, "qn", t) for sd in seeds])
+        for col, res in zip(cols, fits):
+            col.append(test["draws"] @ (res.alpha * yt) + res.b)
+    return [np.stack(col, axis=1) for col in cols]
+
+
 def f1_score_pos(y, y_pred):
     r"""F1 of the positive class, :math:`F_1 = \frac{2TP}{2TP + FP + FN}` (0 when there are no positives at all).
 
@@ -293,11 +318,11 @@ def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, C
     for method in methods:
         if method not in TABLE2_METHODS:
             raise ValueError(f"method must be one of {TABLE2_METHODS}, got {method!r}")
-        for C in Cs:
-            for eps in (epss if method in RSVM_METHODS else [None]):
-                F = loo_decisions(method, kern, y, C, eps, n_starts=n_starts,
-                                  seed=derive_seed(seed, family, rep, method, C, eps))
-                records.append(dict(method=method, C=float(C), eps=eps, **table2_scores(y, F)))
+        grid = [(C, eps) for C in Cs for eps in (epss if method in RSVM_METHODS else [None])]
+        Fs = loo_decisions_grid(method, kern, y, grid, n_starts=n_starts,
+                                seeds=[derive_seed(seed, family, rep, method, C, eps) for C, eps in grid])
+        for (C, eps), F in zip(grid, Fs):
+            records.append(dict(method=method, C=float(C), eps=eps, **table2_scores(y, F)))
     return dict(records=records, n=int(y.size), y=y.tolist(), index=idx.tolist(),
                 **beta_diagnostics(kern["K_bar"], kern["a"], kern["b"]))
 
