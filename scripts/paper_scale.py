@@ -2,7 +2,7 @@
 
 A chapter whose sweeps are too long for one sitting defines them once, in
 ``robustpapers.<paperkey>.experiments.paper_scale_tasks(experiment, seed, datasets)`` (chen2008: Table 1
-needs about ten CPU hours; bhadra2010: Table 1 about 12, see its page). Its page reads the same records, so a sweep can be
+needs about ten CPU hours; bhadra2010: Table 1 a few, see its page). Its page reads the same records, so a sweep can be
 computed a data set at a time, over several sessions or on several machines sharing ``results/``; tasks
 already cached are skipped. Re-execute the pages afterwards (``python -m robustpapers run <page>``; the script
 names them when it has computed something: they glue how much of the sweep is cached) and commit them with the
