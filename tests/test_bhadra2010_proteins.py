@@ -219,3 +219,21 @@ def test_loo_decisions_grid_is_loo_decisions_at_each_point(problem, method):
     Fs = loo_decisions_grid(method, kern, y, grid, n_starts=2, seeds=seeds)
     for (C, eps), sd, F in zip(grid, seeds, Fs):
         np.testing.assert_array_equal(F, loo_decisions(method, kern, y, C, eps, n_starts=2, seed=sd))
+
+
+def test_table2_paper_scale_tasks_are_the_pages_and_split_by_family():
+    """scripts/paper_scale.py computes Table 2 at the paper's settings a family at a time, with the task
+    parameters the page builds (hence the same cache keys)."""
+    from robustpapers.bhadra2010.experiments import paper_scale_tasks
+    from robustpapers.bhadra2010.protein_experiments import TABLE2_KERNEL, TABLE2_SETTINGS, table2_tasks
+
+    func, tasks, exp, version = paper_scale_tasks("table2_proteins")
+    S = TABLE2_SETTINGS["paper"]
+    assert (func, exp, version) == (table2_task, "table2_proteins", 4)
+    assert len(tasks) == S["n_families"] * S["reps"] == 150
+    assert all(t["L"] == 50 and t["n_starts"] == 100 and t["l"] == TABLE2_KERNEL["l"] for t in tasks)
+    _, some, _, _ = paper_scale_tasks("table2_proteins", datasets=[2, 7])
+    assert some == [t for t in tasks if t["family"] in (2, 7)] and len(some) == 2 * S["reps"]
+    assert table2_tasks(S) == tasks
+    with pytest.raises(ValueError, match="not in the table2_proteins sweep"):
+        paper_scale_tasks("table2_proteins", datasets=[15])

@@ -114,8 +114,10 @@ def sweep_tasks(experiment, settings, seed=0):
 
 
 def paper_scale_tasks(experiment, seed=0, datasets=None):
-    """The paper-scale tasks of one sweep (:func:`sweep_tasks` with :data:`PAPER_SCALE`), optionally only
-    those of some data sets (indices 0..19): for computing a sweep piecewise (``scripts/paper_scale.py``).
+    """The paper-scale tasks of one sweep (:func:`sweep_tasks` with :data:`PAPER_SCALE`, or ``"table2_proteins"``:
+    :func:`robustpapers.bhadra2010.protein_experiments.table2_tasks` at the paper's settings), optionally only
+    those of some data sets (indices 0..19; Table 2: families 0..14): for computing a sweep piecewise
+    (``scripts/paper_scale.py``).
 
     Examples
     --------
@@ -123,16 +125,21 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     >>> func.__name__, len(tasks), exp, version
     ('table1_task', 15, 'table1', 3)
     """
-    func, tasks, exp, version = sweep_tasks(experiment, PAPER_SCALE, seed)
+    if experiment == "table2_proteins":  # the protein page's sweep; its "data sets" are the families
+        from .protein_experiments import TABLE2_SETTINGS, table2_task, table2_tasks
+        func, tasks, exp, version = table2_task, table2_tasks(TABLE2_SETTINGS["paper"], seed), experiment, 4
+        key = "family"
+    else:
+        (func, tasks, exp, version), key = sweep_tasks(experiment, PAPER_SCALE, seed), "dataset"
     if datasets is not None:
         try:
             wanted = {int(d) for d in datasets}
         except (TypeError, ValueError):
-            raise ValueError(f"datasets are indices 0..{PAPER_SCALE['n_data'] - 1}, got {list(datasets)!r}") from None
-        unknown = sorted(wanted - {t["dataset"] for t in tasks})
+            raise ValueError(f"datasets are indices (of {key}s), got {list(datasets)!r}") from None
+        unknown = sorted(wanted - {t[key] for t in tasks})
         if unknown:
             raise ValueError(f"datasets {unknown} are not in the {experiment} sweep")
-        tasks = [t for t in tasks if t["dataset"] in wanted]
+        tasks = [t for t in tasks if t[key] in wanted]
     return func, tasks, exp, version
 
 

@@ -40,7 +40,7 @@ from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one
 
 __all__ = [
     "TABLE2_METHODS", "RSVM_METHODS", "problem_kernels", "loo_split", "fit_decisions", "loo_decisions",
-    "loo_decisions_grid",
+    "loo_decisions_grid", "TABLE2_SETTINGS", "TABLE2_KERNEL", "table2_tasks",
     "f1_score_pos", "table2_scores", "beta_diagnostics", "table2_task", "kappa_zero_task",
 ]
 
@@ -298,6 +298,33 @@ def beta_diagnostics(K_bar, a, b):
             "neg_eig_share": float(-w[w < 0].sum() / max(np.abs(w).sum(), 1e-300)),
             "n_positive_eigs": int(np.sum(w > 1e-10 * max(np.abs(w).max(), 1e-300))),
             "principal_psd_share": float(w[-1] / max(w[w > 0].sum(), 1e-300))}
+
+
+#: The Table 2 page's settings: ``"quick"`` (CI), ``"paper"`` (003 §5.2: 15 x 10 structures, L = 50, 10 negative
+#: sets, the grid of §5.1.1, 100 QN starts) and ``"medium"`` (the paper's problem size with a reduced L, grid and
+#: number of starts).
+TABLE2_SETTINGS = {
+    "quick": dict(n_families=5, n_members=4, length=12, L=4, reps=1, Cs=[1.0, 10.0], epss=[0.2], n_starts=3),
+    "paper": dict(n_families=15, n_members=10, length=12, L=50, reps=10, Cs=[0.1, 1.0, 5.0, 10.0, 50.0, 100.0],
+                  epss=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45], n_starts=100),
+    "medium": dict(n_families=15, n_members=10, length=12, L=5, reps=1, Cs=[1.0, 10.0], epss=[0.1, 0.3], n_starts=5),
+}
+#: The substructure kernel's parameters on the Table 2 page.
+TABLE2_KERNEL = dict(l=4, sigma=4.0)
+
+
+def table2_tasks(settings, seed=0):
+    """The :func:`table2_task` parameters of one Table 2 sweep (one per family and negative set), cached as
+    ``run_sweep(table2_task, tasks, paperkey="bhadra2010", experiment="table2_proteins", version=4)``.
+
+    >>> len(table2_tasks(TABLE2_SETTINGS["paper"]))
+    150
+    """
+    S = settings
+    common = dict(seed=seed, n_families=S["n_families"], n_members=S["n_members"], length=S["length"], L=S["L"],
+                  **TABLE2_KERNEL)
+    return [dict(common, Cs=S["Cs"], epss=S["epss"], n_starts=S["n_starts"], family=f, rep=r)
+            for f in range(S["n_families"]) for r in range(S["reps"])]
 
 
 def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, Cs, epss, n_starts,
