@@ -23,7 +23,7 @@ from .solvers import (
 )
 from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
-__all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "errors_on_samples",
+__all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "fit_classifier_many", "errors_on_samples",
            "robustness_task", "bound_task", "table1_fold", "table1_task", "qn_starts_task", "qn_convergence_task",
            "local_optima_instance", "local_optima_task", "qn_cap_task",
            "kappa_finite_support_any", "PAPER_SCALE", "QN_MAX_ITER", "sweep_tasks", "paper_scale_tasks"]
