@@ -41,15 +41,16 @@ def main(argv=None):
     experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
     if args.datasets:
-        order = [type(tasks[0]["dataset"])(d) for d in args.datasets]
-        tasks.sort(key=lambda t: order.index(t["dataset"]))
+        key = "dataset" if "dataset" in tasks[0] else "family"  # bhadra2010's Table 2: a family at a time
+        order = [type(tasks[0][key])(d) for d in args.datasets]
+        tasks.sort(key=lambda t: order.index(t[key]))
     if args.reverse:
         tasks.reverse()
     computed = 0
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
-        shown = ("dataset", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "L", "C",
+        shown = ("dataset", "family", "rep", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "L", "C",
                  "method", "step")
         cached = bool(df.cached.iloc[0])
         print(exp, {k: t[k] for k in shown if k in t},

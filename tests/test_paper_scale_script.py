@@ -55,6 +55,15 @@ def test_bhadra2010_datasets_are_indices(script):
     assert set(ds) == {0, 1} and ds == sorted(ds, reverse=True), "data set 1 first, as asked"
 
 
+def test_bhadra2010_table2_is_split_by_family(script):
+    mod, calls = script
+    mod.main(["bhadra2010", "table2_proteins", "--datasets", "4", "2"])
+    fams = [c[1]["family"] for c in calls]
+    assert fams == [4] * 10 + [2] * 10, "family 4's ten negative sets first, as asked"
+    assert {c[2]["experiment"] for c in calls} == {"table2_proteins"}
+    assert "bhadra2010_proteins" in mod._pages("bhadra2010", "table2_proteins")
+
+
 def test_unknown_dataset_is_a_value_error(script):
     mod, calls = script
     with pytest.raises(ValueError, match="not in the table1 sweep"):
