@@ -33,7 +33,7 @@ __all__ = [
 METHODS = ("qp", "socp", "qn")
 _C2 = 0.1
 _WARM_H = True
-_QN_BATCH = 50  # QN starts run side by side (fastest on 003's n = 100 problems; 25 and 100 cost 10-20 % more)
+_QN_BATCH = 50  # QN starts run side by side (the fastest of 10, 25, 50 and 100 on a paper-scale Fig. 1 task, n = 100)
 _QN_BATCH_BYTES = 32e6  # at most this much of DFP's inverse-Hessian approximations (n x n per start) per batch
 
 
