@@ -36,7 +36,7 @@ import numpy as np
 from ..core import check_binary_labels, check_finite_array, majority_error, robust_error, svm_dual
 from ..runner import derive_seed
 from ..structures import make_structure_families, perturb_structure, substructure_kernel_matrix
-from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm, rsvm_many
+from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm_many
 
 __all__ = [
     "TABLE2_METHODS", "RSVM_METHODS", "problem_kernels", "loo_split", "fit_decisions", "loo_decisions",
@@ -182,12 +182,7 @@ def fit_decisions(method, train, test, y, C, eps=None, *, n_starts=10, random_st
     """
     y = check_binary_labels(y).astype(float)
     if method in RSVM_METHODS:
-        how, approx = RSVM_METHODS[method]
-        beta = beta_from_kernel_support(train["K_bar"], train["a"], train["b"])
-        kappa = 0.0 if eps is None else kappa_finite_support(eps)
-        res = rsvm(train["K_bar"], y, C, beta, kappa, method=how, beta_approx=approx, n_starts=n_starts,
-                   random_state=random_state)
-        return test["draws"] @ (res.alpha * y) + res.b
+        return _rsvm_decisions(method, train, test, y, [(C, eps)], n_starts, [random_state])[0]
     if method == "SVM_M":
         return _svm(train["K_bar"], y, C, test["draws"])
     if method == "Nominal":
@@ -200,6 +195,17 @@ def fit_decisions(method, train, test, y, C, eps=None, *, n_starts=10, random_st
     if method == "MI_copies":
         return _svm(train["K_multi"], y, C, test["mi_copy"])
     raise ValueError(f"method must be one of {TABLE2_METHODS}, got {method!r}")
+
+
+def _rsvm_decisions(method, train, test, y, grid, n_starts, random_states):
+    """An RSVM row's decision values on one split at each (C, eps) of ``grid`` (eps None: kappa = 0), by one
+    :func:`robustpapers.bhadra2010.rsvm_many` call (each fit is ``rsvm``'s at that point)."""
+    how, approx = RSVM_METHODS[method]
+    beta = beta_from_kernel_support(train["K_bar"], train["a"], train["b"])
+    fits = rsvm_many(train["K_bar"], y, [C for C, _ in grid], beta,
+                     [0.0 if eps is None else kappa_finite_support(eps) for _, eps in grid], method=how,
+                     beta_approx=approx, n_starts=n_starts, random_states=random_states)
+    return [test["draws"] @ (res.alpha * y) + res.b for res in fits]
 
 
 def loo_decisions(method, kern, y, C, eps=None, *, n_starts=10, seed=0):
@@ -223,18 +229,13 @@ def loo_decisions_grid(method, kern, y, grid, *, n_starts=10, seeds):
         return [loo_decisions(method, kern, y, C, eps, n_starts=n_starts, seed=sd)
                 for (C, eps), sd in zip(grid, seeds)]
     y = check_binary_labels(y)
-    how, approx = RSVM_METHODS[method]
     cols = [[] for _ in grid]
     for t in range(y.size):
         train, test = loo_split(kern, t)
-        yt = np.delete(y, t).astype(float)
-        beta = beta_from_kernel_support(train["K_bar"], train["a"], train["b"])
-        fits = rsvm_many(train["K_bar"], yt, [C for C, _ in grid], beta,
-                         [0.0 if eps is None else kappa_finite_support(eps) for _, eps in grid], method=how,
-                         beta_approx=approx, n_starts=n_starts,
-                         random_states=[derive_seed(sd, "qn", t) for sd in seeds])
-        for col, res in zip(cols, fits):
-            col.append(test["draws"] @ (res.alpha * yt) + res.b)
+        decisions = _rsvm_decisions(method, train, test, np.delete(y, t).astype(float), grid, n_starts,
+                                    [derive_seed(sd, "qn", t) for sd in seeds])
+        for col, f in zip(cols, decisions):
+            col.append(f)
     return [np.stack(col, axis=1) for col in cols]
 
 
