@@ -277,7 +277,21 @@ def _penalty_rows(X, YA, KYA, A2, BA2, y, kappa, C, P):
     return val, grad
 
 
-class _ExactSearch:
+class _RowPenalties:
+    """What a line search of :func:`_dfp_minimise` keeps per row: the penalty's ``kappa``, ``C`` and ``P``
+    (scalars broadcast to one per row), dropped with the rows that stop."""
+
+    def __init__(self, K_bar, y, beta, kappa, C, P):
+        self.K, self.y, self.beta = K_bar, y, beta
+        self.P = np.array(P, dtype=float, ndmin=1)
+        self.kappa, self.C = (np.broadcast_to(np.asarray(v, dtype=float), self.P.shape).copy() for v in (kappa, C))
+
+    def keep(self, mask):
+        """Drop the rows where ``mask`` is False (their runs have stopped)."""
+        self.P, self.kappa, self.C = self.P[mask], self.kappa[mask], self.C[mask]
+
+
+class _ExactSearch(_RowPenalties):
     r"""DFP's line search on the one-dimensional restriction :math:`\phi(s) = L(x + sd)` of the penalty (eq. 17),
     for a batch of points (rows of X) and directions at once, each with its own ``kappa``, ``C`` and penalty
     ``P``.
@@ -296,16 +310,14 @@ class _ExactSearch:
     """
 
     def __init__(self, K_bar, y, beta, kappa, C, P, refresh=50, max_eval=40):
-        self.K, self.y, self.beta = K_bar, y, beta
-        self.P = np.array(P, dtype=float, ndmin=1)
-        self.kappa, self.C = (np.broadcast_to(np.asarray(v, dtype=float), self.P.shape).copy() for v in (kappa, C))
+        super().__init__(K_bar, y, beta, kappa, C, P)
         self.refresh, self.max_eval = refresh, max_eval
         self.n_search = np.zeros(self.P.size, dtype=int)
         self.prod = None
 
     def keep(self, mask):
-        """Drop the rows where ``mask`` is False (their runs have stopped)."""
-        self.P, self.kappa, self.C, self.n_search = self.P[mask], self.kappa[mask], self.C[mask], self.n_search[mask]
+        super().keep(mask)
+        self.n_search = self.n_search[mask]
         self.prod = [p[mask] for p in self.prod]
 
     def _products(self, X):
@@ -430,20 +442,12 @@ def _dphi(t, poly, lin0, lin1, P, kappa, C, X, D, U2):
     return g1, h1
 
 
-class _WolfeSearch:
+class _WolfeSearch(_RowPenalties):
     """DFP's earlier line search: scipy's strong-Wolfe search (c2 = 0.1) on the penalty L as a black box,
     row by row."""
 
-    def __init__(self, K_bar, y, beta, kappa, C, P):
-        self.args = (K_bar, y, beta)
-        self.P = np.array(P, dtype=float, ndmin=1)
-        self.kappa, self.C = (np.broadcast_to(np.asarray(v, dtype=float), self.P.shape).copy() for v in (kappa, C))
-
-    def keep(self, mask):
-        self.P, self.kappa, self.C = self.P[mask], self.kappa[mask], self.C[mask]
-
     def _fun(self, x, i):
-        return qn_penalty(x, *self.args, self.kappa[i], self.C[i], self.P[i])
+        return qn_penalty(x, self.K, self.y, self.beta, self.kappa[i], self.C[i], self.P[i])
 
     def at(self, X, rows=None):
         rows = np.arange(X.shape[0]) if rows is None else rows
@@ -476,6 +480,11 @@ class _WolfeSearch:
         return step, FN, GN
 
 
+def _low_rank(W, c):
+    """sum_j c_ij w_ij w_ij' for each row i (W (m, k, n), c (m, k))."""
+    return np.matmul(W.transpose(0, 2, 1) * c[:, None, :], W)
+
+
 class _InverseHessians:
     """DFP's inverse-Hessian approximations of a batch of runs, H_i = B_i + sum_j c_ij w_ij w_ij' with the
     rank-one terms of the last few iterations kept apart and folded into B every ``fold`` iterations: applying H
@@ -506,7 +515,7 @@ class _InverseHessians:
         self.W[rows, k + 1], self.c[rows, k + 1] = Hq, -1.0 / qHq
         self.k += 2
         if self.k == self.W.shape[1]:
-            self.B += np.matmul(self.W.transpose(0, 2, 1) * self.c[:, None, :], self.W)
+            self.B += _low_rank(self.W, self.c)
             self.k = 0
 
     def reset(self, rows, h0):
@@ -518,8 +527,7 @@ class _InverseHessians:
         """The matrices H of the given rows."""
         B = self.B[rows]
         if self.k:
-            W = self.W[rows, :self.k]
-            B += np.matmul(W.transpose(0, 2, 1) * self.c[rows, None, :self.k], W)
+            B += _low_rank(self.W[rows, :self.k], self.c[rows, :self.k])
         return B
 
     def keep(self, mask):
