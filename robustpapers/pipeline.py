@@ -117,6 +117,19 @@ def paper_scale_cached(stem, root=None):
     return (root / "results" / "paper-scale" / f"{stem}.json").exists()
 
 
+def _kernel_manager(folder):
+    """A kernel manager whose kernel talks over Unix sockets in ``folder`` (short, private).
+
+    Over TCP the manager picks free ports, closes them and hands their numbers to
+    the kernel; a notebook run beside it (``pytest -n 2``) can take one in between
+    and the kernel dies with "Address already in use". Sockets in a folder of
+    this run's own cannot collide.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    return AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(Path(folder) / "kernel"))
+
+
 def execute_notebook(stem, parameters=None, *, root=None, out_dir=None, results_dir=None, timeout=3600,
                      log_output=False):
     """Execute ``notebooks/<stem>.md`` into ``<out_dir>/<stem>.ipynb`` (default ``book/``).
@@ -155,14 +168,15 @@ def execute_notebook(stem, parameters=None, *, root=None, out_dir=None, results_
     os.environ["ROBUSTPAPERS_RESULTS"] = str(Path(results_dir) if results_dir else root / "results")
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"  # figures must render as PNG
     os.environ["PYTHONHASHSEED"] = "0"
-    with tempfile.TemporaryDirectory(prefix=f".{stem}-", dir=out_dir) as tmp:
+    with tempfile.TemporaryDirectory(prefix=f".{stem}-", dir=out_dir) as tmp, \
+            tempfile.TemporaryDirectory(prefix="rpk-") as sockets:
         tmp_in, tmp_out = Path(tmp) / "in.ipynb", Path(tmp) / "out.ipynb"
         nbformat.write(nb, tmp_in)
         try:
             pm.execute_notebook(
                 str(tmp_in), str(tmp_out), parameters=params, kernel_name="python3",
                 cwd=str(root / "book"), progress_bar=False, log_output=log_output,
-                execution_timeout=timeout, report_mode=False,
+                execution_timeout=timeout, report_mode=False, km=_kernel_manager(sockets),
             )
         finally:
             os.environ.clear()

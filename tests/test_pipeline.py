@@ -33,6 +33,8 @@ NOTEBOOK = textwrap.dedent('''\
     ```{code-cell} ipython3
     assert not fail, "asked to fail"
     print("seed", seed)
+    from ipykernel.connect import get_connection_info
+    print("transport", get_connection_info(unpack=True)["transport"])
     ```
     ''')
 
@@ -65,6 +67,8 @@ def test_failed_run_keeps_the_good_page(tiny_repo):
     good = page.read_text()
     data = json.loads(good)
     assert "seed 5" in json.dumps(data["cells"])
+    # The kernel talked over private Unix sockets, not TCP ports another run could take.
+    assert "transport ipc" in json.dumps(data["cells"])
     assert data["metadata"]["robustpapers"]["parameters"] == {"seed": 5}
     assert "papermill" not in data["metadata"] and all("execution" not in c["metadata"] for c in data["cells"])
     with pytest.raises(Exception, match="asked to fail"):
