@@ -1,7 +1,8 @@
 """The built HTML book, opened in headless Chromium (Debian's `chromium`, driven by playwright).
 
-Every page loads, every equation is typeset by MathJax (no raw TeX, no MathJax error), every
-image loads, and no internal link or anchor is broken. Run after `jupyter-book build`.
+Every page loads, every equation is typeset by MathJax (no raw TeX or dollar math left in the prose, no
+MathJax error), no Markdown table is left as text, every image loads, and no internal link or anchor is
+broken. Run after `jupyter-book build`.
 """
 import functools
 import http.server
@@ -95,6 +96,21 @@ def test_pages_render(server, browser):
         for pattern in (r"\\begin\{", r"\$\$", r"\\frac\{"):
             if re.search(pattern, text) and not has_math:
                 problems.append(f"{rel}: raw TeX {pattern!r} in the text")
+        # dollar math that never reached MathJax, e.g. in a Markdown output (rendered as CommonMark, where
+        # "SVM$_M$ ... RSVM$_{QN}$" becomes emphasis): prose only, code blocks may show "$" legitimately
+        prose = page.evaluate("""() => {
+            const root = (document.querySelector('article') || document.body).cloneNode(true);
+            root.querySelectorAll('pre, code, script, style, mjx-container, .math').forEach(e => e.remove());
+            return root.textContent;
+        }""")
+        raw_dollar = re.findall(r"\$[^$\s][^$]{0,200}?\$", prose)
+        if raw_dollar:
+            problems.append(f"{rel}: {len(raw_dollar)} dollar-math spans left as text, e.g. {raw_dollar[:2]}")
+        # a Markdown table (DataFrame.to_markdown) that was not parsed as one stays a paragraph of "| ... |" lines
+        pipe_tables = page.evaluate("""() => Array.from(document.querySelectorAll('article p'))
+            .map(p => p.textContent).filter(t => /^\\|.*\\|\\s*\\n\\|/.test(t)).map(t => t.slice(0, 80))""")
+        if pipe_tables:
+            problems.append(f"{rel}: {len(pipe_tables)} Markdown tables left as text, e.g. {pipe_tables[:1]}")
         # every image finished (loaded or failed) before judging; no network wait: the book is offline
         page.wait_for_function("Array.from(document.images).every(i => i.complete)", timeout=120000)
         broken = page.evaluate("""() => Array.from(document.images)
