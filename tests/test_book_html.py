@@ -92,17 +92,17 @@ def test_pages_render(server, browser):
                 problems.append(f"{rel}: {len(stats['raw'])} of {stats['n']} equations not typeset, e.g. {stats['raw'][:2]}")
             if stats["errors"]:
                 problems.append(f"{rel}: {stats['errors']} MathJax errors")
-        text = page.inner_text("article") if page.query_selector("article") else page.inner_text("body")
-        for pattern in (r"\\begin\{", r"\$\$", r"\\frac\{"):
-            if re.search(pattern, text) and not has_math:
-                problems.append(f"{rel}: raw TeX {pattern!r} in the text")
-        # dollar math that never reached MathJax, e.g. in a Markdown output (rendered as CommonMark, where
-        # "SVM$_M$ ... RSVM$_{QN}$" becomes emphasis): prose only, code blocks may show "$" legitimately
+        # raw TeX or dollar math that never reached MathJax (e.g. in a Markdown output rendered as CommonMark, where
+        # "SVM$_M$ ... RSVM$_{QN}$" becomes emphasis): in the prose only, without the typeset math and the code
+        # blocks (which may show "$" legitimately)
         prose = page.evaluate("""() => {
             const root = (document.querySelector('article') || document.body).cloneNode(true);
             root.querySelectorAll('pre, code, script, style, mjx-container, .math').forEach(e => e.remove());
             return root.textContent;
         }""")
+        for pattern in (r"\\begin\{", r"\$\$", r"\\frac\{"):
+            if re.search(pattern, prose):
+                problems.append(f"{rel}: raw TeX {pattern!r} in the text")
         raw_dollar = re.findall(r"\$[^$\s][^$]{0,200}?\$", prose)
         if raw_dollar:
             problems.append(f"{rel}: {len(raw_dollar)} dollar-math spans left as text, e.g. {raw_dollar[:2]}")
