@@ -1,6 +1,6 @@
 """The book's structure: every notebook is in the table of contents with an executed page, every
-figure and table a notebook names is listed in the introduction's status table, and every page
-follows the notebook contract (parameters cell, the sections in order)."""
+figure and table a notebook names is listed in the introduction's status table, every page
+follows the notebook contract (parameters cell, the sections in order), and the README names every page."""
 import re
 from pathlib import Path
 
@@ -59,3 +59,10 @@ def test_chapter_notebooks_follow_the_contract(src):
     positions = [next((i for i, h in enumerate(heads) if h.startswith(s)), None) for s in SECTIONS]
     assert None not in positions, f"missing sections: {[s for s, p in zip(SECTIONS, positions) if p is None]}"
     assert positions == sorted(positions), f"sections out of order: {heads}"
+
+
+def test_readme_names_every_page():
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## What is in the book", 1)[1].split("\n\n", 2)[1]
+    for src in _sources():
+        assert f"`{src.stem}`" in table, f"README.md's 'What is in the book' table does not name {src.stem}"
