@@ -33,7 +33,8 @@ from robustpapers.runner import run_sweep
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("paperkey", choices=["bental2012", "bhadra2010", "chen2008"])
-    p.add_argument("experiment", help="a sweep of the chapter's paper_scale_tasks (e.g. table1)")
+    p.add_argument("experiment", help="a sweep of the chapter: one of its experiments module's PAPER_SCALE_SWEEPS "
+                                      "(e.g. table1)")
     p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, in this order")
     p.add_argument("--seed", type=int, default=0, help="the page's seed parameter")
     p.add_argument("--reverse", action="store_true", help="take the tasks in reverse order (a second worker)")

@@ -1,4 +1,5 @@
 """scripts/paper_scale.py: which paper-scale tasks it hands to the runner, and in which order (no task runs)."""
+import importlib
 import importlib.util
 from pathlib import Path
 
@@ -126,3 +127,22 @@ def test_only_cached_tasks_name_no_pages(script, capsys):
     mod, calls = script
     mod.main(["chen2008", "table1", "--datasets", "sonar"])
     assert "new record" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("paper", ["bental2012", "bhadra2010", "chen2008"])
+def test_paper_scale_sweeps_lists_exactly_what_paper_scale_tasks_knows(script, paper):
+    """Each chapter's PAPER_SCALE_SWEEPS (the reproduction log's list) names sweeps paper_scale_tasks builds, each
+    with distinct tasks (distinct cache keys), and the script hands every one of them to the runner; an unknown
+    name is refused."""
+    from robustpapers.runner import task_key
+
+    experiments = importlib.import_module(f"robustpapers.{paper}.experiments")
+    mod, calls = script
+    for name in experiments.PAPER_SCALE_SWEEPS:
+        func, tasks, exp, version = experiments.paper_scale_tasks(name, seed=0)
+        assert tasks and len({task_key(func, t, version) for t in tasks}) == len(tasks), name
+        calls.clear()
+        mod.main([paper, name])
+        assert len(calls) == len(tasks) and all(c[2]["experiment"] == exp for c in calls), name
+    with pytest.raises(ValueError, match="fig99"):
+        experiments.paper_scale_tasks("fig99")

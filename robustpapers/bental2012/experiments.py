@@ -18,7 +18,7 @@ from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
 __all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task", "socp_memory_gb",
-           "paper_scale_tasks"]
+           "paper_scale_tasks", "PAPER_SCALE_SWEEPS"]
 
 
 def _errors(prefix, errs):
@@ -124,6 +124,8 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
     }
 
 
+PAPER_SCALE_SWEEPS = ("fig5", "fig6")
+"""The sweeps :func:`paper_scale_tasks` knows (the reproduction log reports how much of each is cached)."""
 FIG5_PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
 """The two problems of Fig. 5 (000 §7.4): D_U(1, N, 5) with their C."""
 FIG6_N, FIG6_L = (250, 500, 1000, 1500, 2000, 2500), (10, 50)
@@ -153,7 +155,8 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
                       fss_tol=1e-3, dtype="float32" if N >= 1500 else "float64", socp_max_gb=FIG6_SOCP_MAX_GB)
                  for L in FIG6_L for N in FIG6_N for method in ("socp", "mn")]
         return fig6_task, tasks, "fig6_scaling", 3
-    raise ValueError(f"unknown bental2012 paper-scale experiment {experiment!r}; known: 'fig5', 'fig6'")
+    raise ValueError(f"unknown bental2012 paper-scale experiment {experiment!r}; known: "
+                     + ", ".join(map(repr, PAPER_SCALE_SWEEPS)))
 
 
 def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000, distribution="uniform",

@@ -26,7 +26,8 @@ from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "fit_classifier_many", "errors_on_samples",
            "robustness_task", "bound_task", "table1_fold", "table1_task", "qn_starts_task", "qn_convergence_task",
            "local_optima_instance", "local_optima_task", "qn_cap_task",
-           "kappa_finite_support_any", "PAPER_SCALE", "QN_MAX_ITER", "sweep_tasks", "paper_scale_tasks"]
+           "kappa_finite_support_any", "PAPER_SCALE", "QN_MAX_ITER", "sweep_tasks", "paper_scale_tasks",
+           "PAPER_SCALE_SWEEPS"]
 
 #: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
 CLASSIFIERS = {
@@ -48,6 +49,10 @@ PAPER_SCALE = dict(
     eps_bound=[0.05, 0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9], n_eval=1000,
     bound_methods=list(CLASSIFIERS)[:6], qn_max_iter=QN_MAX_ITER,
 )
+
+#: The sweeps :func:`paper_scale_tasks` knows: :func:`sweep_tasks`'s at :data:`PAPER_SCALE` and Table 2's
+#: (the reproduction log reports how much of each is cached).
+PAPER_SCALE_SWEEPS = ("fig1", "fig2", "fig3", "qn_starts", "local_optima", "table1", "table2_proteins")
 
 #: DFP's iteration cap per penalty stage before :func:`rsvm`'s default rose to :data:`QN_MAX_ITER`: the QN
 #: convergence comparison (:func:`qn_convergence_task`, scaled vs unscaled scheme as first made) keeps it, and
