@@ -12,6 +12,7 @@ Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [-
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
        python scripts/paper_scale.py bental2012 fig5 [--reverse]
        python scripts/paper_scale.py bhadra2010 table2_proteins --datasets 0   (Table 2: a family at a time)
+       python scripts/paper_scale.py bental2012 table2_proteins --datasets 0 1 [--reverse]   (problems 0..104)
 
 A task that checkpoints (bental2012's Fig. 5 runs, hours each) and is killed leaves
 ``results/<paperkey>/<experiment>/<key>.checkpoint``; commit it, and the next run of the same command, here or
@@ -41,8 +42,9 @@ def main(argv=None):
     args = p.parse_args(argv)
     experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
-    if args.datasets:
-        key = "dataset" if "dataset" in tasks[0] else "family"  # bhadra2010's Table 2: a family at a time
+    # bhadra2010's Table 2 goes a family at a time; bental2012's proteins come in the order given already
+    key = next((k for k in ("dataset", "family") if tasks and k in tasks[0]), None)
+    if args.datasets and key is not None:
         order = [type(tasks[0][key])(d) for d in args.datasets]
         tasks.sort(key=lambda t: order.index(t[key]))
     if args.reverse:

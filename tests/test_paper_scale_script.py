@@ -146,3 +146,25 @@ def test_paper_scale_sweeps_lists_exactly_what_paper_scale_tasks_knows(script, p
         assert len(calls) == len(tasks) and all(c[2]["experiment"] == exp for c in calls), name
     with pytest.raises(ValueError, match="fig99"):
         experiments.paper_scale_tasks("fig99")
+
+
+def test_bental2012_table2_proteins_is_the_papers_protocol_a_problem_at_a_time(script):
+    """000 §7.7 at paper scale: 105 one-vs-one problems of 15 families x 10 structures, L = 50, R = 100,
+    kappa = 1, the C and eps grids of §7.3 and 100 RSVM starts; --datasets picks problems by index, in order."""
+    from robustpapers.bental2012.experiments import paper_scale_tasks
+    from robustpapers.bental2012.experiments_proteins import TABLE2_PAIRS, table2_pair_task
+
+    mod, calls = script
+    mod.main(["bental2012", "table2_proteins", "--datasets", "104", "0", "7"])
+    assert [(c[1]["f1"], c[1]["f2"]) for c in calls] == [TABLE2_PAIRS[104], TABLE2_PAIRS[0], TABLE2_PAIRS[7]]
+    func, tasks, exp, version = paper_scale_tasks("table2_proteins")
+    assert func is table2_pair_task and exp == "table2_proteins" and len(tasks) == 105
+    assert sorted({tuple(sorted((t["f1"], t["f2"]))) for t in tasks}) == sorted(
+        (a, b) for a in range(15) for b in range(a + 1, 15))
+    t = tasks[0]
+    assert (t["n_families"], t["n_members"], t["L"], t["R"], t["kappa"], t["n_starts"]) == (15, 10, 50, 100, 1.0, 100)
+    assert t["Cs"] == [0.1, 1.0, 5.0, 10.0, 50.0, 100.0, 200.0, 500.0]
+    assert t["epss"] == [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+    for bad in (["105"], ["x"]):
+        with pytest.raises(ValueError, match="not problem indices 0..104"):
+            paper_scale_tasks("table2_proteins", datasets=bad)

@@ -124,7 +124,7 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
     }
 
 
-PAPER_SCALE_SWEEPS = ("fig5", "fig6")
+PAPER_SCALE_SWEEPS = ("fig5", "fig6", "table2_proteins")
 """The sweeps :func:`paper_scale_tasks` knows (the reproduction log reports how much of each is cached)."""
 FIG5_PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
 """The two problems of Fig. 5 (000 §7.4): D_U(1, N, 5) with their C."""
@@ -142,10 +142,24 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed).
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
     kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`. Returns
+    ``"table2_proteins"``: Tables 2-3 and Fig. 7 in the paper's protocol, one :func:`table2_pair_task` per
+    one-vs-one problem (:data:`~robustpapers.bental2012.experiments_proteins.TABLE2_SETTINGS` ``["paper"]``);
+    ``datasets`` picks problems by their index in ``TABLE2_PAIRS`` (0..104), in the order given. Returns
     ``(func, tasks, experiment directory, version)``.
     """
+    if experiment == "table2_proteins":
+        from .experiments_proteins import TABLE2_PAIRS, TABLE2_SETTINGS, table2_pair_task, table2_tasks
+
+        pairs, last = TABLE2_PAIRS, len(TABLE2_PAIRS) - 1
+        if datasets is not None:
+            idx = [int(d) if str(d).isdigit() else -1 for d in datasets]
+            bad = [d for d, i in zip(datasets, idx) if not 0 <= i <= last]
+            if bad:
+                raise ValueError(f"datasets {bad} are not problem indices 0..{last} of table2_proteins")
+            pairs = [TABLE2_PAIRS[i] for i in idx]
+        return table2_pair_task, table2_tasks(TABLE2_SETTINGS["paper"], seed, pairs), "table2_proteins", 2
     if datasets is not None:
-        raise ValueError("bental2012's paper-scale sweeps have no data set axis; leave datasets out")
+        raise ValueError("bental2012's paper-scale sweeps fig5 and fig6 have no data set axis; leave datasets out")
     if experiment == "fig5":
         tasks = [dict(prob, kappa=1.0, seed=seed, schedule="adaptive", step=step, tol=1e-8, max_iter=2_000_000)
                  for prob in FIG5_PROBLEMS for step in ("fixed", "backtracking")]

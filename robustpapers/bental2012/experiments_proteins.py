@@ -24,6 +24,7 @@ of rule (26), with the same draws of :math:`\eta` for all classifiers of a fold.
 """
 from __future__ import annotations
 
+import itertools
 import time
 import warnings
 
@@ -40,10 +41,35 @@ from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
 __all__ = ["PROTEIN_METHODS", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
-           "loo_accuracies", "table2_pair_task", "ussvm_scale_task"]
+           "loo_accuracies", "table2_pair_task", "ussvm_scale_task", "TABLE2_SETTINGS", "TABLE2_PAIRS",
+           "table2_tasks"]
 
 #: Columns of 000 Table 2 in the paper's order, plus our ``SVM_Kbar``.
 PROTEIN_METHODS = ("USSVM_SOCP", "USSVM_MN", "RSVM", "Nominal", "SVM_Kbar")
+
+#: The Tables 2-3 page's settings (:func:`table2_pair_task`'s arguments but the pair): ``"quick"`` (CI: 5
+#: structures per family, L = 10, R = 20, one grid point, 3 RSVM starts) and ``"paper"`` (000 §7.7: 10 structures
+#: per family, L = 50, R = 100, the C and eps grids of 000 §7.3, 100 RSVM starts).
+TABLE2_SETTINGS = {
+    "quick": dict(n_families=15, n_members=5, length=8, L=10, l=4, sigma=4.0, kappa=1.0, R=20, Cs=[1.0],
+                  epss=[0.1], n_starts=3),
+    "paper": dict(n_families=15, n_members=10, length=12, L=50, l=4, sigma=4.0, kappa=1.0, R=100,
+                  Cs=[0.1, 1.0, 5.0, 10.0, 50.0, 100.0, 200.0, 500.0],
+                  epss=[round(0.05 + 0.05 * k, 2) for k in range(10)], n_starts=100),
+}
+#: The 105 one-vs-one problems of 15 families (000 §7.7), as (f1, f2).
+TABLE2_PAIRS = tuple(itertools.combinations(range(15), 2))
+
+
+def table2_tasks(settings, seed=0, pairs=TABLE2_PAIRS):
+    """The :func:`table2_pair_task` parameters of one Tables 2-3 sweep, one per problem, cached as
+    ``run_sweep(table2_pair_task, tasks, paperkey="bental2012", experiment="table2_proteins", version=2)``.
+
+    >>> tasks = table2_tasks(TABLE2_SETTINGS["paper"])
+    >>> len(tasks), tasks[0]["f1"], tasks[0]["f2"], tasks[-1]["L"]
+    (105, 0, 1, 50)
+    """
+    return [dict(seed=seed, f1=int(a), f2=int(b), **settings) for a, b in pairs]
 
 
 def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4.0, kernel_method="exact"):
