@@ -141,7 +141,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
     backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed).
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
-    kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`. Returns
+    kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`.
     ``"table2_proteins"``: Tables 2-3 and Fig. 7 in the paper's protocol, one :func:`table2_pair_task` per
     one-vs-one problem (:data:`~robustpapers.bental2012.experiments_proteins.TABLE2_SETTINGS` ``["paper"]``);
     ``datasets`` picks problems by their index in ``TABLE2_PAIRS`` (0..104), in the order given. Returns
