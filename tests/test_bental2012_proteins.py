@@ -131,6 +131,8 @@ def test_bad_methods_raise(problem):
         fold_classifier("SVM_R", tr, y[:5], 1.0)
     with pytest.raises(ValueError, match="RSVM needs eps"):
         fold_classifier("RSVM", tr, y[:5], 1.0)
+    with pytest.raises(ValueError, match="eps must lie in"):
+        fold_classifier("RSVM", tr, y[:5], 1.0, eps=1.0)
     with pytest.raises(ValueError, match="C"):
         fold_classifier("Nominal", tr, y[:5], -1.0)
 
@@ -144,3 +146,19 @@ def test_ussvm_scale_task_eta_star_on_the_sphere():
     assert out["status"] == "optimal"
     assert 0.5 - 1e-9 <= out["sum_eta_star"] <= 0.5 * np.sqrt(3) + 1e-9
     assert 0 <= out["train_acc_nominal_rule"] <= 100 and 0 <= out["train_acc_effective"] <= 100
+
+
+def test_rsvm_takes_the_whole_eps_grid_of_the_paper(problem):
+    """000 §7.3's grid ends at eps = 0.5 (outside 003's eps < 0.5): RSVM there is eq. (7) with
+    kappa = sqrt(2 log 2), the same as rsvm with that kappa given directly."""
+    from robustpapers.bental2012.experiments_proteins import TABLE2_SETTINGS
+    from robustpapers.bhadra2010 import beta_from_kernel_support, rsvm
+
+    assert max(TABLE2_SETTINGS["paper"]["epss"]) == 0.5
+    ks, y, _ = problem
+    tr = ks.subset(np.arange(6))
+    alpha, b, _ = fold_classifier("RSVM", tr, y[:6], 1.0, eps=0.5, n_starts=2, random_state=0)
+    beta = beta_from_kernel_support(tr.K_bar, tr.a, tr.b)
+    ref = rsvm(tr.K_bar, y[:6], 1.0, beta, np.sqrt(2 * np.log(2.0)), method="qn", n_starts=2, max_iter=2000,
+               random_state=0)
+    np.testing.assert_allclose(alpha, ref.alpha, rtol=1e-10, atol=1e-12)
