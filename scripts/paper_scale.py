@@ -54,7 +54,7 @@ def main(argv=None):
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
         shown = ("dataset", "family", "rep", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "L", "C",
-                 "method", "step")
+                 "method", "step", "f1", "f2")
         cached = bool(df.cached.iloc[0])
         print(exp, {k: t[k] for k in shown if k in t},
               "cached" if cached else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
