@@ -3,7 +3,7 @@ the classifiers' identities (kappa = 0 is the SVM on K_bar; FSS = SOCP) and the 
 import numpy as np
 import pytest
 
-from robustpapers.bental2012 import robust_bias
+from robustpapers.bental2012 import effective_kernel, robust_bias
 from robustpapers.bental2012.experiments_proteins import (
     PROTEIN_METHODS, fold_classifier, loo_accuracies, loo_decisions, loo_fold, pair_kernel_set,
     table2_pair_task,
@@ -99,6 +99,17 @@ def test_kappa_zero_ussvm_is_the_svm_on_k_bar(problem):
     f_s, F_s, _ = loo_decisions("SVM_Kbar", ks, y, 1.0, kappa=0.0, R=4, seed=0)
     np.testing.assert_allclose(f_u, f_s, atol=1e-4)
     np.testing.assert_allclose(F_s, np.broadcast_to(f_s, F_s.shape))
+
+
+@pytest.mark.parametrize("method", ["USSVM_SOCP", "USSVM_MN"])
+def test_fold_classifier_bias_is_the_rule_on_its_effective_kernel(problem, method):
+    # 000 §4.2: b is the support-vector average on K_bar + sum_l eta*_l K_l, with the eta* that info reports
+    ks, y, _ = problem
+    sub = ks.subset(np.arange(1, y.size))
+    alpha, b, info = fold_classifier(method, sub, y[1:], 1.0, kappa=1.0)
+    assert info["eta"].shape == (len(sub.K_draws),) and np.all(info["eta"] >= 0)
+    assert np.linalg.norm(info["eta"]) == pytest.approx(1.0, abs=1e-6)  # the worst case lies on the kappa-sphere
+    assert b == pytest.approx(robust_bias(effective_kernel(sub.K_bar, sub.K_draws, info["eta"]), y[1:], alpha, 1.0))
 
 
 def test_pair_task_mn_equals_socp_and_measures_are_ordered():

@@ -136,7 +136,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
     Returns
     -------
     alpha : array (m,), b : float, info : dict (``objective``, ``time``; USSVM_MN: ``gap``, ``nit``, ``success``;
-    USSVM_SOCP: ``status``). Every classifier's bias is the rule of 000 §4.2 on its own kernel, except RSVM's
+    USSVM_SOCP: ``status``; both USSVMs: the worst case ``eta`` behind their bias). Every classifier's bias is the rule of 000 §4.2 on its own kernel, except RSVM's
     (the rule of 003 §3 on :math:`\overline{\mathbf K}`, as :func:`robustpapers.bhadra2010.rsvm` returns it).
 
     Examples
@@ -158,14 +158,15 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
             warnings.simplefilter("ignore", UserWarning)
             res = ussvm_socp(train.K_bar, train.K_draws, y, C, kappa)
         alpha, b = res.alpha, res.b
-        info.update(objective=float(res.objective), status=str(res.solver_status))
+        info.update(objective=float(res.objective), status=str(res.solver_status), eta=res.eta)
     elif method == "USSVM_MN":
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             res = ussvm_fss(train.K_bar, train.K_draws, y, C, kappa, tol=fss_tol, max_iter=fss_max_iter,
                             step="backtracking")
         alpha, b = res.alpha, res.b
-        info.update(objective=float(res.objective), gap=float(res.gap), nit=int(res.nit), success=bool(res.success))
+        info.update(objective=float(res.objective), gap=float(res.gap), nit=int(res.nit), success=bool(res.success),
+                    eta=res.eta)
     elif method == "RSVM":
         from ..bhadra2010 import rsvm
         from .rsvm_baseline import rsvm_kappa
