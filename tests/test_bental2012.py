@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from robustpapers.bental2012 import (
     D_B, D_G, D_U, SaddlePointProblem, evaluate_prediction_rules, fss_saddle, make_uncertain_dataset,
-    project_restricted_lp_ball, project_svm_set_ball, robust_objective, rsvm_support_from_kernels,
+    project_restricted_lp_ball, project_svm_set_ball, robust_bias, robust_objective, rsvm_support_from_kernels,
     sampled_decisions, svm_set_linear_max, ussvm_fss, ussvm_socp, worst_case_eta,
 )
 from robustpapers.core import is_psd, svm_dual, svm_bias
@@ -106,6 +106,20 @@ def test_bias_rule_of_section_4_2():
     sv = res.alpha > 1e-6
     assert res.b == pytest.approx(np.mean((y - K_eff @ (res.alpha * y))[sv]), abs=1e-10)
 
+
+
+def test_bias_does_not_depend_on_an_inactive_box():
+    """D_G(1, 15, 3): alpha* is orders of magnitude below C = 1, so C = 500 (the largest C of 000 §7.3) has
+    the same alpha*. The §4.2 bias must be the same too; before the fallback of core.support_vectors every
+    alpha_i was below 1e-6 * C at C = 500, the support set was empty and the bias came out 0."""
+    ds = make_uncertain_dataset("gaussian", 15, 3, random_state=0)
+    small, big = (ussvm_socp(ds.K_bar, ds.K_stack, ds.y, C, 1.0, scale="auto") for C in (1.0, 500.0))
+    assert small.alpha.max() < 1e-6 * 500.0  # every entry below the C-relative threshold at C = 500
+    np.testing.assert_allclose(big.alpha, small.alpha, rtol=1e-4, atol=1e-6 * small.alpha.max())
+    assert big.b == pytest.approx(small.b, abs=1e-3 * abs(small.b))
+    assert abs(small.b) > 1e-3
+    svm = svm_dual(ds.K_bar, ds.y, 500.0)  # LIBSVM's free-SV bias at the same C: every alpha is free
+    assert robust_bias(ds.K_bar, ds.y, svm.alpha, 500.0) == pytest.approx(svm.b, abs=1e-2 * abs(svm.b))
 
 # --- FSS theory (Proposition 2) --------------------------------------------------------------------
 

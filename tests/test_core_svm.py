@@ -57,3 +57,13 @@ def test_bad_input(rng):
         svm_dual(K + np.triu(np.ones_like(K), 1), y, 1.0)
     with pytest.raises(ValueError, match="values in"):
         svm_dual(K, np.arange(10), 1.0)
+
+
+def test_support_vectors_threshold_and_fallback():
+    from robustpapers.core import support_vectors
+
+    a = np.array([0.0, 1e-9, 3e-3, 1.0])
+    np.testing.assert_array_equal(support_vectors(a, C=1.0), [False, False, True, True])
+    # alpha << C: nothing passes rtol * C, the threshold becomes relative to the largest entry
+    np.testing.assert_array_equal(support_vectors(1e-5 * a, C=100.0), [False, False, True, True])
+    assert not support_vectors(np.zeros(3), C=1.0).any()

@@ -131,7 +131,9 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
     r"""The bias of the robust classifier on the effective kernel (000 §4.2).
 
     ``rule="paper"`` averages over all support vectors :math:`SV = \{i : \alpha_i > 0\}`
-    (numerically :math:`\alpha_i > \mathrm{rtol}\cdot C`), exactly the formula below (12):
+    (numerically :math:`\alpha_i > \mathrm{rtol}\cdot C`, or :math:`\alpha_i > \mathrm{rtol}\cdot\max_j\alpha_j`
+    when no entry passes that, as on 000's synthetic data at C = 100 where :math:`\alpha \ll C`:
+    :func:`robustpapers.core.support_vectors`), exactly the formula below (12):
 
     .. math::
 
@@ -147,7 +149,7 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
     >>> robust_bias(K, y, np.array([1.0, 1.0]), C=10.0)
     0.0
     """
-    from ..core import svm_bias
+    from ..core import support_vectors, svm_bias
 
     y = check_binary_labels(y)
     alpha = np.asarray(alpha, dtype=float)
@@ -155,7 +157,7 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
         return svm_bias(K_eff, y, alpha, C, rtol=rtol)
     if rule != "paper":
         raise ValueError(f"rule must be 'paper' or 'free', got {rule!r}")
-    sv = alpha > rtol * C
+    sv = support_vectors(alpha, C, rtol)
     if not np.any(sv):
         return 0.0
     g = y - np.asarray(K_eff) @ (alpha * y)

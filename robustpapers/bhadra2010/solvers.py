@@ -21,7 +21,7 @@ from .data import check_random_state
 from ..runner import parallel_map
 from ..core import (
     SolverResult, Trace, check_binary_labels, check_finite_array, check_kernel, check_positive,
-    is_psd, project_svm_set, psd_clip, svm_dual, warn_not_converged,
+    is_psd, project_svm_set, psd_clip, support_vectors, svm_dual, warn_not_converged,
 )
 
 __all__ = [
@@ -193,7 +193,8 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
     Unlike the usual SVM bias (free support vectors only), all support vectors, bounded ones included,
     are averaged, on the mean kernel. If no :math:`\alpha_i` exceeds ``sv_tol`` :math:`\cdot C` (the optimal
     alpha can be orders of magnitude below C, e.g. on 000's D_U data at C = 100), SV is
-    :math:`\{\alpha_i > \text{sv\_tol}\cdot\max_j\alpha_j\}` instead of an empty set (whose mean is NaN).
+    :math:`\{\alpha_i > \text{sv\_tol}\cdot\max_j\alpha_j\}` instead of an empty set (whose mean is NaN;
+    :func:`robustpapers.core.support_vectors`).
 
     Examples
     --------
@@ -202,11 +203,9 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
     0.0
     """
     alpha = np.asarray(alpha, float)
-    if alpha.max(initial=0.0) <= 0:
-        return 0.0
-    sv = alpha > sv_tol * C
+    sv = support_vectors(alpha, C, rtol=sv_tol)
     if not sv.any():
-        sv = alpha > sv_tol * alpha.max()
+        return 0.0
     ya = (y * alpha)[sv]
     f = K_bar[np.ix_(sv, sv)] @ ya
     return float(np.mean(y[sv] - f))

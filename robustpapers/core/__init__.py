@@ -8,7 +8,7 @@ from .metrics import majority_error, nominal_error, prediction_errors, robust_er
 from .projection import project_svm_set
 from .result import ConvergenceWarning, SolverResult, Trace, warn_not_converged
 from .sampling import sample_positive_lp_ball
-from .svm import SVMSolution, decision_function, svm_bias, svm_dual, svm_dual_objective
+from .svm import SVMSolution, decision_function, support_vectors, svm_bias, svm_dual, svm_dual_objective
 from .validation import (
     check_binary_labels, check_finite_array, check_kernel, check_nonnegative, check_positive,
 )
@@ -18,7 +18,7 @@ __all__ = [
     "polynomial_kernel", "psd_clip", "psd_flip", "psd_shift", "rbf_kernel",
     "majority_error", "nominal_error", "prediction_errors", "robust_error", "sign_labels",
     "project_svm_set", "ConvergenceWarning", "SolverResult", "Trace", "warn_not_converged",
-    "sample_positive_lp_ball", "SVMSolution", "decision_function", "svm_bias", "svm_dual",
+    "sample_positive_lp_ball", "SVMSolution", "decision_function", "support_vectors", "svm_bias", "svm_dual",
     "svm_dual_objective", "check_binary_labels", "check_finite_array", "check_kernel",
     "check_nonnegative", "check_positive",
 ]
