@@ -168,3 +168,8 @@ def test_bental2012_table2_proteins_is_the_papers_protocol_a_problem_at_a_time(s
     for bad in (["105"], ["x"]):
         with pytest.raises(ValueError, match="not problem indices 0..104"):
             paper_scale_tasks("table2_proteins", datasets=bad)
+    # the USSVM_MN recompute: the same tasks but for the method and ussvm_fss's default bias floor
+    func, mn, exp, version2 = paper_scale_tasks("table2_proteins_mn")
+    assert func is table2_pair_task and (exp, version2) == ("table2_proteins", version) and len(mn) == 105
+    for a, b in zip(tasks, mn):
+        assert b == dict(a, methods=["USSVM_MN"], fss_bias_floor=None)

@@ -124,7 +124,7 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
     }
 
 
-PAPER_SCALE_SWEEPS = ("fig5", "fig6", "table2_proteins")
+PAPER_SCALE_SWEEPS = ("fig5", "fig6", "table2_proteins", "table2_proteins_mn")
 """The sweeps :func:`paper_scale_tasks` knows (the reproduction log reports how much of each is cached)."""
 FIG5_PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
 """The two problems of Fig. 5 (000 §7.4): D_U(1, N, 5) with their C."""
@@ -144,20 +144,25 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`.
     ``"table2_proteins"``: Tables 2-3 and Fig. 7 in the paper's protocol, one :func:`table2_pair_task` per
     one-vs-one problem (:data:`~robustpapers.bental2012.experiments_proteins.TABLE2_SETTINGS` ``["paper"]``);
-    ``datasets`` picks problems by their index in ``TABLE2_PAIRS`` (0..104), in the order given. Returns
+    ``datasets`` picks problems by their index in ``TABLE2_PAIRS`` (0..104), in the order given.
+    ``"table2_proteins_mn"``: the same problems, USSVM_MN alone with ``ussvm_fss``'s default bias floor
+    (:func:`~robustpapers.bental2012.experiments_proteins.table2_mn_tasks`; same directory). Returns
     ``(func, tasks, experiment directory, version)``.
     """
-    if experiment == "table2_proteins":
-        from .experiments_proteins import TABLE2_PAIRS, TABLE2_SETTINGS, table2_pair_task, table2_tasks
+    if experiment in ("table2_proteins", "table2_proteins_mn"):
+        from .experiments_proteins import (
+            TABLE2_PAIRS, TABLE2_SETTINGS, table2_mn_tasks, table2_pair_task, table2_tasks,
+        )
 
         pairs, last = TABLE2_PAIRS, len(TABLE2_PAIRS) - 1
         if datasets is not None:
             idx = [int(d) if str(d).isdigit() else -1 for d in datasets]
             bad = [d for d, i in zip(datasets, idx) if not 0 <= i <= last]
             if bad:
-                raise ValueError(f"datasets {bad} are not problem indices 0..{last} of table2_proteins")
+                raise ValueError(f"datasets {bad} are not problem indices 0..{last} of {experiment}")
             pairs = [TABLE2_PAIRS[i] for i in idx]
-        return table2_pair_task, table2_tasks(TABLE2_SETTINGS["paper"], seed, pairs), "table2_proteins", 2
+        make = table2_tasks if experiment == "table2_proteins" else table2_mn_tasks
+        return table2_pair_task, make(TABLE2_SETTINGS["paper"], seed, pairs), "table2_proteins", 2
     if datasets is not None:
         raise ValueError("bental2012's paper-scale sweeps fig5 and fig6 have no data set axis; leave datasets out")
     if experiment == "fig5":

@@ -42,7 +42,7 @@ from .ussvm import ussvm_fss
 
 __all__ = ["PROTEIN_METHODS", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
            "loo_accuracies", "table2_pair_task", "ussvm_scale_task", "TABLE2_SETTINGS", "TABLE2_PAIRS",
-           "table2_tasks"]
+           "table2_tasks", "table2_mn_tasks"]
 
 #: Columns of 000 Table 2 in the paper's order, plus our ``SVM_Kbar``.
 PROTEIN_METHODS = ("USSVM_SOCP", "USSVM_MN", "RSVM", "Nominal", "SVM_Kbar")
@@ -70,6 +70,19 @@ def table2_tasks(settings, seed=0, pairs=TABLE2_PAIRS):
     (105, 0, 1, 50)
     """
     return [dict(seed=seed, f1=int(a), f2=int(b), **settings) for a, b in pairs]
+
+
+def table2_mn_tasks(settings, seed=0, pairs=TABLE2_PAIRS):
+    """:func:`table2_tasks` for USSVM_MN alone, with ``ussvm_fss``'s default bias floor (its tolerance) instead of
+    the 0 the first Tables 2-3 sweep used; cached in the same experiment (``version=2``), under other keys.
+
+    The FSS runs are those of the first sweep (same data, folds and options), so only the bias of §4.2 changes.
+
+    >>> tasks = table2_mn_tasks(TABLE2_SETTINGS["quick"], pairs=[(0, 1)])
+    >>> tasks[0]["methods"], tasks[0]["fss_bias_floor"]
+    (['USSVM_MN'], None)
+    """
+    return [dict(t, methods=["USSVM_MN"], fss_bias_floor=None) for t in table2_tasks(settings, seed, pairs)]
 
 
 def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4.0, kernel_method="exact"):
@@ -106,7 +119,7 @@ def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4
 
 
 def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fss_tol=1e-3,
-                    fss_max_iter=20000, random_state=None):
+                    fss_max_iter=20000, fss_bias_floor=None, random_state=None):
     r"""Train one of :data:`PROTEIN_METHODS` on a fold's training kernel set; return ``(alpha, b, info)``.
 
     .. math::
@@ -128,8 +141,9 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
         RSVM's chance-constraint level, :math:`\kappa_{RSVM} = \sqrt{2\log(1/\epsilon)}` (ignored by the others).
     n_starts : int
         RSVM's quasi-Newton random starts (000: 100).
-    fss_tol, fss_max_iter
-        USSVM_MN's relative gap tolerance and iteration cap (:func:`ussvm_fss`, backtracking step).
+    fss_tol, fss_max_iter, fss_bias_floor
+        USSVM_MN's relative gap tolerance, iteration cap and ``bias_floor`` (:func:`ussvm_fss`, backtracking
+        step; ``fss_bias_floor=None``: the tolerance, 0: every :math:`\alpha_i > 10^{-6}C` is a support vector).
     random_state : int or None
         RSVM's starts.
 
@@ -163,7 +177,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             res = ussvm_fss(train.K_bar, train.K_draws, y, C, kappa, tol=fss_tol, max_iter=fss_max_iter,
-                            step="backtracking")
+                            step="backtracking", bias_floor=fss_bias_floor)
         alpha, b = res.alpha, res.b
         info.update(objective=float(res.objective), gap=float(res.gap), nit=int(res.nit), success=bool(res.success),
                     eta=res.eta)
@@ -194,7 +208,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
 
 
 def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
-             fss_max_iter=20000):
+             fss_max_iter=20000, fss_bias_floor=None):
     r"""One leave-one-out fold (000 §7.7): train on every structure but ``t``, score ``t``.
 
     The classifier sees only ``ks.subset(others)`` (no kernel value of :math:`t`) and is scored on
@@ -227,7 +241,7 @@ def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_start
         raise ValueError(f"held-out index t must be in [0, {n}), got {t!r}")
     tr = np.delete(np.arange(n), t)
     alpha, b, info = fold_classifier(method, ks.subset(tr), y[tr], C, kappa, eps, n_starts=n_starts,
-                                     fss_tol=fss_tol, fss_max_iter=fss_max_iter,
+                                     fss_tol=fss_tol, fss_max_iter=fss_max_iter, fss_bias_floor=fss_bias_floor,
                                      random_state=derive_seed(seed, "starts", int(t)))
     test = ks.subset(np.array([t]), tr)
     stack = np.concatenate([test.K_bar[None], test.K_draws])
@@ -236,7 +250,7 @@ def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_start
 
 
 def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
-                  fss_max_iter=20000):
+                  fss_max_iter=20000, fss_bias_floor=None):
     r"""Leave-one-out decision values of one classifier on one problem: :func:`loo_fold` for every
     structure.
 
@@ -260,7 +274,7 @@ def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_sta
     f_nom, F, infos = np.empty(n), np.empty((int(R), n)), []
     for t in range(n):
         f_nom[t], F[:, t], info = loo_fold(method, ks, y, t, C, kappa, eps, R=R, seed=seed, n_starts=n_starts,
-                                           fss_tol=fss_tol, fss_max_iter=fss_max_iter)
+                                           fss_tol=fss_tol, fss_max_iter=fss_max_iter, fss_bias_floor=fss_bias_floor)
         infos.append(info)
     return f_nom, F, infos
 
@@ -287,7 +301,8 @@ def loo_accuracies(y, f_nominal, F):
 
 
 def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, kappa, R, Cs, epss, n_starts,
-                     fss_tol=1e-3, fss_max_iter=20000, kernel_method="exact", methods=PROTEIN_METHODS):
+                     fss_tol=1e-3, fss_max_iter=20000, kernel_method="exact", methods=PROTEIN_METHODS,
+                     fss_bias_floor=0.0):
     r"""One one-vs-one problem of 000 Tables 2-3 / Fig. 7: LOO accuracies (NE, ME, RE) of every method at
     every grid point (C for all, and eps for RSVM).
 
@@ -296,6 +311,10 @@ def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, k
     USSVM_MN and USSVM_SOCP objectives over the folds and grid (``mn_socp_rel_diff``), whether every FSS run
     certified its gap (``mn_all_certified``), the SOCP statuses seen, and ``min_eig`` of the pair's
     :math:`\overline{\mathbf K}` and of the draws :math:`\mathbf K_l` (the model needs them PSD).
+
+    ``fss_bias_floor`` is USSVM_MN's (:func:`fold_classifier`); its default 0 is the rule the cached Tables 2-3
+    sweep was computed with (every :math:`\alpha_i > 10^{-6}C` a support vector), so its records stay valid;
+    :func:`table2_mn_tasks` recomputes the USSVM_MN rows with ``ussvm_fss``'s default.
 
     .. math::
 
@@ -322,7 +341,8 @@ def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, k
             for eps in (epss if method == "RSVM" else [None]):
                 fn, F, infos = loo_decisions(method, ks, y, C, kappa, eps, R=R,
                                              seed=derive_seed(seed, "loo", int(f1), int(f2)),
-                                             n_starts=n_starts, fss_tol=fss_tol, fss_max_iter=fss_max_iter)
+                                             n_starts=n_starts, fss_tol=fss_tol, fss_max_iter=fss_max_iter,
+                                             fss_bias_floor=fss_bias_floor)
                 objs[method] = np.array([i["objective"] for i in infos])
                 if method == "USSVM_MN":
                     certified &= all(i["success"] for i in infos)

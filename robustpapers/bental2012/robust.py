@@ -127,7 +127,7 @@ def effective_kernel(K_bar, K_stack, eta):
     return np.asarray(K_bar, dtype=float) + np.tensordot(eta, K_stack, axes=(0, 0)).astype(float, copy=False)
 
 
-def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
+def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6, floor=0.0):
     r"""The bias of the robust classifier on the effective kernel (000 §4.2).
 
     ``rule="paper"`` averages over all support vectors :math:`SV = \{i : \alpha_i > 0\}`
@@ -139,6 +139,8 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
 
         b = \frac{1}{\#SV} \sum_{j \in SV} \Big[y_j - \sum_i y_i \alpha_i K_{ij}\Big];
 
+    ``floor`` leaves out :math:`\alpha_i \le \mathrm{floor}\cdot\max_j\alpha_j` (the accuracy of an approximate
+    :math:`\alpha`, see :func:`robustpapers.core.support_vectors`; ``rule="paper"`` only).
     ``rule="free"`` uses only the free support vectors (:math:`0 < \alpha_i < C`), as LIBSVM
     does (:func:`robustpapers.core.svm_bias`).
 
@@ -157,7 +159,7 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6):
         return svm_bias(K_eff, y, alpha, C, rtol=rtol)
     if rule != "paper":
         raise ValueError(f"rule must be 'paper' or 'free', got {rule!r}")
-    sv = support_vectors(alpha, C, rtol)
+    sv = support_vectors(alpha, C, rtol, floor=floor)
     if not np.any(sv):
         return 0.0
     g = y - np.asarray(K_eff) @ (alpha * y)

@@ -93,19 +93,24 @@ def svm_bias(K, y, alpha, C, rtol=1e-6):
     return float((lo + hi) / 2)
 
 
-def support_vectors(alpha, C, rtol=1e-6):
+def support_vectors(alpha, C, rtol=1e-6, floor=0.0):
     r"""The support vectors :math:`SV = \{i : \alpha_i > 0\}` of a numerical dual solution, as a boolean mask.
 
     .. math::
 
         SV = \{i : \alpha_i > \mathrm{rtol}\cdot C\}, \quad\text{or, if that set is empty,}\quad
-        \{i : \alpha_i > \mathrm{rtol}\cdot\max_j\alpha_j\}.
+        \{i : \alpha_i > \mathrm{rtol}\cdot\max_j\alpha_j\};\qquad
+        \text{then without } \{i : \alpha_i \le \mathrm{floor}\cdot\max_j\alpha_j\}.
 
     The threshold is relative to C so that a solver's near-zero entries are not counted. The optimal
     :math:`\alpha` can lie orders of magnitude below C, e.g. :math:`\max_j\alpha_j \approx 10^{-4}` on
     000's linear-kernel data at the paper's C = 100. No entry then passes ``rtol * C``, and the threshold
     becomes relative to the largest entry instead (an empty SV would make the bias rules of 000 §4.2 and
     003 §3 meaningless). Only :math:`\alpha \le 0` gives an empty mask.
+
+    ``floor`` in [0, 1) states how accurate ``alpha`` is, relative to its largest entry: an approximate solver
+    (FSS stopped at a relative gap ``tol``) leaves entries of that order where the exact solution is 0, and
+    they must not be counted (:func:`robustpapers.bental2012.ussvm_fss` passes its ``tol``).
 
     Examples
     --------
@@ -114,13 +119,19 @@ def support_vectors(alpha, C, rtol=1e-6):
     [False, False, True, True]
     >>> support_vectors(np.array([0.0, 2e-5, 8e-5]), C=100.0).tolist()   # all below 1e-6 * C
     [False, True, True]
+    >>> support_vectors(np.array([4e-5, 0.02, 0.1]), C=0.1, floor=1e-3).tolist()
+    [False, True, True]
     """
+    if not (np.isfinite(floor) and 0.0 <= floor < 1.0):
+        raise ValueError(f"floor must be in [0, 1), got {floor!r}")
     alpha = np.asarray(alpha, dtype=float)
     amax = alpha.max(initial=0.0)
     if not amax > 0:
         return np.zeros(alpha.shape, dtype=bool)
     sv = alpha > rtol * C
-    return sv if sv.any() else alpha > rtol * amax
+    if not sv.any():
+        sv = alpha > rtol * amax
+    return sv & (alpha > floor * amax) if floor > 0 else sv
 
 
 def decision_function(K_test, y, alpha, b):
