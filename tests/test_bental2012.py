@@ -118,6 +118,9 @@ def test_bias_does_not_depend_on_an_inactive_box():
     np.testing.assert_allclose(big.alpha, small.alpha, rtol=1e-4, atol=1e-6 * small.alpha.max())
     assert big.b == pytest.approx(small.b, abs=1e-3 * abs(small.b))
     assert abs(small.b) > 1e-3
+    for bad in (-0.1, 1.0, np.nan):
+        with pytest.raises(ValueError, match="bias_floor"):
+            ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 1.0, 1.0, bias_floor=bad)
     svm = svm_dual(ds.K_bar, ds.y, 500.0)  # LIBSVM's free-SV bias at the same C: every alpha is free
     assert robust_bias(ds.K_bar, ds.y, svm.alpha, 500.0) == pytest.approx(svm.b, abs=1e-2 * abs(svm.b))
 

@@ -67,3 +67,7 @@ def test_support_vectors_threshold_and_fallback():
     # alpha << C: nothing passes rtol * C, the threshold becomes relative to the largest entry
     np.testing.assert_array_equal(support_vectors(1e-5 * a, C=100.0), [False, False, True, True])
     assert not support_vectors(np.zeros(3), C=1.0).any()
+    # floor: entries at most floor * max alpha are not support vectors (an approximate solver's zeros)
+    np.testing.assert_array_equal(support_vectors([4e-5, 0.02, 0.1], C=0.1, floor=1e-3), [False, True, True])
+    with pytest.raises(ValueError, match="floor"):
+        support_vectors(a, C=1.0, floor=1.0)

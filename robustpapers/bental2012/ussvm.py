@@ -418,7 +418,8 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         Entries :math:`\alpha_i \le` ``bias_floor`` :math:`\cdot\max_j\alpha_j` are not support vectors of the
         bias (:func:`robustpapers.core.support_vectors`); None: ``tol``. Stopped at a relative gap ``tol``, FSS
         leaves entries of a few :math:`10^{-4}\max_j\alpha_j` where the SOCP's solution has 0; counted, they
-        moved the bias by up to 0.04 on the protein analog (see the bental2012_proteins page). 0 counts them.
+        move the bias by more than 0.01 on the protein analog (see the bental2012_proteins page and
+        ``test_fss_bias_floor_gives_the_socp_bias``). 0 counts them.
     eig : {"exact", "power"}
         :math:`\lambda_{\max}(K_l)` (and :math:`\lambda_{\min}(K_l)`) by ``eigvalsh``, or
         :math:`\lambda_{\max}` only by batched power iteration (+1 %; then the :math:`K_l` add nothing to theta).
