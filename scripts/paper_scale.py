@@ -13,6 +13,7 @@ Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [-
        python scripts/paper_scale.py bental2012 fig5 [--reverse]
        python scripts/paper_scale.py bhadra2010 table2_proteins --datasets 0   (Table 2: a family at a time)
        python scripts/paper_scale.py bental2012 table2_proteins --datasets 0 1 [--reverse]   (problems 0..104)
+       python scripts/paper_scale.py bental2012 table2_proteins_mn [--reverse]   (USSVM_MN's rows, bias floor)
 
 A task that checkpoints (bental2012's Fig. 5 runs, hours each) and is killed leaves
 ``results/<paperkey>/<experiment>/<key>.checkpoint``; commit it, and the next run of the same command, here or
