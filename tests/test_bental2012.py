@@ -107,7 +107,6 @@ def test_bias_rule_of_section_4_2():
     assert res.b == pytest.approx(np.mean((y - K_eff @ (res.alpha * y))[sv]), abs=1e-10)
 
 
-
 def test_bias_does_not_depend_on_an_inactive_box():
     """D_G(1, 15, 3): alpha* is orders of magnitude below C = 1, so C = 500 (the largest C of 000 §7.3) has
     the same alpha*. The §4.2 bias must be the same too; before the fallback of core.support_vectors every
@@ -118,11 +117,15 @@ def test_bias_does_not_depend_on_an_inactive_box():
     np.testing.assert_allclose(big.alpha, small.alpha, rtol=1e-4, atol=1e-6 * small.alpha.max())
     assert big.b == pytest.approx(small.b, abs=1e-3 * abs(small.b))
     assert abs(small.b) > 1e-3
+    svm = svm_dual(ds.K_bar, ds.y, 500.0)  # LIBSVM's free-SV bias at the same C: every alpha is free
+    assert robust_bias(ds.K_bar, ds.y, svm.alpha, 500.0) == pytest.approx(svm.b, abs=1e-2 * abs(svm.b))
+
+
+def test_bias_floor_is_validated_before_the_solve():
+    ds = make_uncertain_dataset("gaussian", 15, 3, random_state=0)
     for bad in (-0.1, 1.0, np.nan):
         with pytest.raises(ValueError, match="bias_floor"):
             ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 1.0, 1.0, bias_floor=bad)
-    svm = svm_dual(ds.K_bar, ds.y, 500.0)  # LIBSVM's free-SV bias at the same C: every alpha is free
-    assert robust_bias(ds.K_bar, ds.y, svm.alpha, 500.0) == pytest.approx(svm.b, abs=1e-2 * abs(svm.b))
 
 # --- FSS theory (Proposition 2) --------------------------------------------------------------------
 

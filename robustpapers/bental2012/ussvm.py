@@ -469,10 +469,9 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         raise ValueError(f"certificate must be 'svm' or 'cheap', got {certificate!r}")
     if not (np.isfinite(svm_tol) and svm_tol > 0):
         raise ValueError(f"svm_tol must be a finite number > 0, got {svm_tol!r}")
-    if bias_floor is None and not (np.isfinite(tol) and 0 <= tol < 1):
-        raise ValueError(f"tol must be in [0, 1) (it is the default bias_floor), got {tol!r}")
-    if bias_floor is not None and not (np.isfinite(bias_floor) and 0 <= bias_floor < 1):
-        raise ValueError(f"bias_floor must be in [0, 1) or None, got {bias_floor!r}")
+    floor = tol if bias_floor is None else bias_floor
+    if not (np.isfinite(floor) and 0 <= floor < 1):  # checked before the solve, not after it in robust_bias
+        raise ValueError(f"bias_floor (None: tol) must be in [0, 1), got {floor!r}")
     if isinstance(n_alternate, bool) or not isinstance(n_alternate, (int, np.integer)) or n_alternate < 1:
         raise ValueError(f"n_alternate must be an integer >= 1, got {n_alternate!r}")
     n, L = y.size, K_stack.shape[0]
@@ -553,8 +552,7 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     u = y * alpha
     a = (prob.kernel_operator.forms(alpha)[2] @ u.astype(K_stack.dtype)).astype(float) if L else np.zeros(0)
     eta = worst_case_eta(np.maximum(a, 0.0), kappa, pf) if L else np.zeros(0)
-    b = robust_bias(effective_kernel(K_work, K_stack, eta), y, alpha, C, rule=bias,
-                    floor=tol if bias_floor is None else bias_floor)
+    b = robust_bias(effective_kernel(K_work, K_stack, eta), y, alpha, C, rule=bias, floor=floor)
     F_work = prob.lower(alpha)
     F = robust_objective(alpha, K_bar, K_stack.astype(float, copy=False), y, kappa, pf) if ridge > 0 else F_work
     return SolverResult(x=alpha, alpha=alpha, b=b, eta=eta, objective=F, objective_solved=F_work, success=res.success, nit=res.nit,

@@ -131,7 +131,7 @@ def support_vectors(alpha, C, rtol=1e-6, floor=0.0):
     sv = alpha > rtol * C
     if not sv.any():
         sv = alpha > rtol * amax
-    return sv & (alpha > floor * amax) if floor > 0 else sv
+    return sv & (alpha > floor * amax)
 
 
 def decision_function(K_test, y, alpha, b):
