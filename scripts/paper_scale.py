@@ -10,6 +10,7 @@ records they read.
 
 Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
+       python scripts/paper_scale.py bental2012 fig2 [--datasets uniform beta] [--reverse]   (1950 folds)
        python scripts/paper_scale.py bental2012 fig5 [--reverse]
        python scripts/paper_scale.py bhadra2010 table2_proteins --datasets 0   (Table 2: a family at a time)
        python scripts/paper_scale.py bental2012 table2_proteins --datasets 0 1 [--reverse]   (problems 0..104)
@@ -43,8 +44,9 @@ def main(argv=None):
     args = p.parse_args(argv)
     experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
-    # bhadra2010's Table 2 goes a family at a time; bental2012's proteins come in the order given already
-    key = next((k for k in ("dataset", "family") if tasks and k in tasks[0]), None)
+    # bhadra2010's Table 2 goes a family at a time, bental2012's Fig. 2 a distribution at a time; bental2012's
+    # proteins come in the order given already
+    key = next((k for k in ("dataset", "family", "distribution") if tasks and k in tasks[0]), None)
     if args.datasets and key is not None:
         order = [type(tasks[0][key])(d) for d in args.datasets]
         tasks.sort(key=lambda t: order.index(t[key]))
@@ -54,8 +56,8 @@ def main(argv=None):
     for t in tasks:
         t0 = time.perf_counter()
         df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
-        shown = ("dataset", "family", "rep", "noise", "fold", "kappa", "eps", "seed", "xi", "rho", "prune", "master_start", "N", "L", "C",
-                 "method", "step", "f1", "f2")
+        shown = ("dataset", "family", "distribution", "dataset_index", "rep", "noise", "fold", "kappa", "eps", "seed",
+                 "xi", "rho", "prune", "master_start", "N", "L", "C", "method", "step", "f1", "f2")
         cached = bool(df.cached.iloc[0])
         print(exp, {k: t[k] for k in shown if k in t},
               "cached" if cached else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)

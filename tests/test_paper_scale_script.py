@@ -86,7 +86,33 @@ def test_bental2012_fig5_is_the_pages_four_paper_scale_runs(script):
     with pytest.raises(ValueError, match="no data set axis"):
         paper_scale_tasks("fig5", datasets=["uniform"])
     with pytest.raises(ValueError, match="unknown bental2012 paper-scale experiment"):
-        paper_scale_tasks("fig2")
+        paper_scale_tasks("fig4")
+
+
+def test_bental2012_fig2_is_the_papers_grid_a_distribution_at_a_time(script):
+    """Fig. 2 at paper scale (000 §7.2): per distribution S = 10 data sets of N = 250 points per class, L = 200
+    kernels, five folds, C = 100, R = 100, kappa in {0, 0.1, 0.2, 0.3, 0.5, 1, 1.5, ..., 4, 5}; the page's quick
+    tasks are the same function of the settings, so both read one cache."""
+    from robustpapers.bental2012.experiments import (FIG2_SETTINGS, FIG2_VERSIONS, fig2_tasks, paper_scale_tasks,
+                                                     robustness_task)
+
+    mod, calls = script
+    mod.main(["bental2012", "fig2", "--datasets", "beta", "gaussian"])
+    dists = [c[1]["distribution"] for c in calls]
+    assert dists == ["beta"] * 650 + ["gaussian"] * 650, "beta's folds first, as asked; uniform left out"
+    kappas = [0, 0.1, 0.2, 0.3, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5]
+    got = sorted((c[1]["kappa"], c[1]["dataset_index"], c[1]["fold"]) for c in calls if c[1]["distribution"] == "beta")
+    assert got == sorted((k, s, f) for k in kappas for s in range(10) for f in range(5))
+    assert all(c[0] == robustness_task.__name__ and c[2]["experiment"] == "fig2_robustness"
+               and c[2]["version"] == FIG2_VERSIONS["backtracking"] and c[1]["fss_step"] == "backtracking"
+               and (c[1]["N"], c[1]["L"], c[1]["C"], c[1]["R"], c[1]["n_folds"]) == (250, 200, 100.0, 100, 5)
+               for c in calls)
+    _, every, _, _ = paper_scale_tasks("fig2")
+    assert len(every) == 3 * 650
+    quick = fig2_tasks(FIG2_SETTINGS["quick"], 0, fss_step="fixed")
+    assert len(quick) == 3 * 3 * 2 and not any("fss_step" in t for t in quick), "the fixed step is the default"
+    with pytest.raises(ValueError, match="not distributions of fig2"):
+        paper_scale_tasks("fig2", datasets=["cauchy"])
 
 
 def test_bental2012_fig6_is_the_papers_grid_with_our_socp_limits(script):

@@ -10,7 +10,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 
 from ..core import svm_dual
-from ..runner import derive_seed, task_checkpoint
+from ..runner import derive_seed, grid, task_checkpoint
 from .data import make_uncertain_dataset
 from .prediction import evaluate_prediction_rules
 from .robust import robust_bias, robust_objective
@@ -18,7 +18,8 @@ from .socp import ussvm_socp
 from .ussvm import ussvm_fss
 
 __all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task", "socp_memory_gb",
-           "paper_scale_tasks", "PAPER_SCALE_SWEEPS"]
+           "paper_scale_tasks", "PAPER_SCALE_SWEEPS", "fig2_tasks", "FIG2_SETTINGS", "FIG2_DISTRIBUTIONS",
+           "FIG2_VERSIONS"]
 
 
 def _errors(prefix, errs):
@@ -84,6 +85,35 @@ def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_inde
     return out
 
 
+FIG2_DISTRIBUTIONS = ("gaussian", "uniform", "beta")
+"""The three data distributions of Figs. 2-3 (000 §7.1.1): D_G, D_U, D_B."""
+FIG2_SETTINGS = {
+    "paper": dict(kappas=[0, 0.1, 0.2, 0.3, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5], S=10, N=250, L=200,
+                  folds=list(range(5)), R=100, C=100.0, fss_max_iter=100_000),
+    "quick": dict(kappas=[0, 1, 5], S=1, N=15, L=10, folds=[0, 1], R=100, C=100.0, fss_max_iter=3000),
+}
+"""Fig. 2's sizes (000 §7.2): the paper's (S data sets of N points per class, L kernels, five folds, R draws,
+C = 100, the kappa grid) and the CI page's; ``fss_max_iter`` is our cap on FSS steps."""
+FIG2_VERSIONS = {"backtracking": 6, "fixed": 5}
+"""Cache versions of Fig. 2's sweep by USSVM_MN's step rule. 3-4 took the bias's support set relative to the
+largest alpha when no alpha_i exceeds 1e-6 C (1-2 returned b = 0 there: every alpha << C = 100); 5-6 also leave
+out USSVM_MN's alpha_i <= tol * max alpha (``ussvm_fss``'s ``bias_floor``)."""
+
+
+def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backtracking"):
+    """Fig. 2's folds (000 §7.2): one :func:`robustness_task` per distribution, kappa, data set and fold of
+    ``settings`` (an entry of :data:`FIG2_SETTINGS`), USSVM_MN with step rule ``fss_step`` ("backtracking" or
+    the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
+    tasks = grid(distribution=list(distributions), kappa=settings["kappas"], dataset_index=list(range(settings["S"])),
+                 fold=settings["folds"])
+    for t in tasks:
+        t.update(N=settings["N"], L=settings["L"], C=settings["C"], R=settings["R"], n_folds=5, seed=seed,
+                 fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
+        if fss_step != "fixed":  # the fixed step is robustness_task's default: its records carry no fss_step
+            t["fss_step"] = fss_step
+    return tasks
+
+
 def s_star(constants, s_max=200):
     r"""The stage :math:`s^*` of Proposition 2 (000 eq. (20)):
     :math:`\max\{s : L_{xy}\sqrt{\Omega_X\Omega_Y}\,2^s/(L_{yy}\Omega_Y + \theta) \le (s+1)R_0\}` (-1 if none)."""
@@ -124,7 +154,7 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
     }
 
 
-PAPER_SCALE_SWEEPS = ("fig5", "fig6", "table2_proteins", "table2_proteins_mn")
+PAPER_SCALE_SWEEPS = ("fig2", "fig5", "fig6", "table2_proteins", "table2_proteins_mn")
 """The sweeps :func:`paper_scale_tasks` knows (the reproduction log reports how much of each is cached)."""
 FIG5_PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
 """The two problems of Fig. 5 (000 §7.4): D_U(1, N, 5) with their C."""
@@ -138,6 +168,9 @@ FIG6_SOCP_CAP, FIG6_SOCP_MAX_GB = 3600.0, 8.0
 def paper_scale_tasks(experiment, seed=0, datasets=None):
     """The paper-scale sweeps too long for one sitting, for ``scripts/paper_scale.py`` and the page alike.
 
+    ``"fig2"``: Fig. 2's 1950 folds at the paper's sizes (:func:`fig2_tasks` with ``FIG2_SETTINGS["paper"]``,
+    USSVM_MN with backtracking steps); ``datasets`` picks distributions of :data:`FIG2_DISTRIBUTIONS`, in the
+    order given.
     ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
     backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed).
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
@@ -163,6 +196,13 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
             pairs = [TABLE2_PAIRS[i] for i in idx]
         make = table2_tasks if experiment == "table2_proteins" else table2_mn_tasks
         return table2_pair_task, make(TABLE2_SETTINGS["paper"], seed, pairs), "table2_proteins", 2
+    if experiment == "fig2":
+        dists = FIG2_DISTRIBUTIONS if datasets is None else list(datasets)
+        bad = [d for d in dists if d not in FIG2_DISTRIBUTIONS]
+        if bad:
+            raise ValueError(f"datasets {bad} are not distributions of fig2; known: {', '.join(FIG2_DISTRIBUTIONS)}")
+        return (robustness_task, fig2_tasks(FIG2_SETTINGS["paper"], seed, dists), "fig2_robustness",
+                FIG2_VERSIONS["backtracking"])
     if datasets is not None:
         raise ValueError("bental2012's paper-scale sweeps fig5 and fig6 have no data set axis; leave datasets out")
     if experiment == "fig5":
