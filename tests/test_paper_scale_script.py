@@ -113,6 +113,8 @@ def test_bental2012_fig2_is_the_papers_grid_a_distribution_at_a_time(script):
     assert len(quick) == 3 * 3 * 2 and not any("fss_step" in t for t in quick), "the fixed step is the default"
     with pytest.raises(ValueError, match="not distributions of fig2"):
         paper_scale_tasks("fig2", datasets=["cauchy"])
+    with pytest.raises(ValueError, match="fss_step must be one of backtracking, fixed"):
+        fig2_tasks(FIG2_SETTINGS["quick"], 0, fss_step="armijo")
 
 
 def test_bental2012_fig6_is_the_papers_grid_with_our_socp_limits(script):

@@ -104,6 +104,8 @@ def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backt
     """Fig. 2's folds (000 §7.2): one :func:`robustness_task` per distribution, kappa, data set and fold of
     ``settings`` (an entry of :data:`FIG2_SETTINGS`), USSVM_MN with step rule ``fss_step`` ("backtracking" or
     the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
+    if fss_step not in FIG2_VERSIONS:
+        raise ValueError(f"fss_step must be one of {', '.join(FIG2_VERSIONS)}, got {fss_step!r}")
     tasks = grid(distribution=list(distributions), kappa=settings["kappas"], dataset_index=list(range(settings["S"])),
                  fold=settings["folds"])
     for t in tasks:
