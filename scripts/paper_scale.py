@@ -10,7 +10,7 @@ records they read.
 
 Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
-       python scripts/paper_scale.py bental2012 fig2 [--datasets uniform beta] [--reverse]   (1950 folds)
+       python scripts/paper_scale.py bental2012 fig2 [--datasets uniform beta] [--reverse | --shard 0/2]   (1950 folds)
        python scripts/paper_scale.py bental2012 fig5 [--reverse]
        python scripts/paper_scale.py bhadra2010 table2_proteins --datasets 0   (Table 2: a family at a time)
        python scripts/paper_scale.py bental2012 table2_proteins --datasets 0 1 [--reverse]   (problems 0..104)
@@ -22,6 +22,9 @@ elsewhere, goes on from it.
 
 Two workers can share one data set: start the second with ``--reverse``; each skips the tasks the other
 has cached by the time it reaches them, so they meet in the middle (at most one task is computed twice).
+Or, to go through the tasks in their order together, give K workers ``--shard 0/K`` .. ``--shard K-1/K``: worker i
+takes tasks i, i + K, i + 2K, ... (bental2012's Fig. 2 comes a data set and a fold at a time, so K workers
+finish the first block of 39 folds, one sample of every curve, together).
 """
 from __future__ import annotations
 
@@ -41,7 +44,9 @@ def main(argv=None):
     p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, in this order")
     p.add_argument("--seed", type=int, default=0, help="the page's seed parameter")
     p.add_argument("--reverse", action="store_true", help="take the tasks in reverse order (a second worker)")
+    p.add_argument("--shard", default=None, metavar="I/K", help="only tasks I, I + K, I + 2K, ... (worker I of K)")
     args = p.parse_args(argv)
+    shard = _shard(args.shard) if args.shard is not None else None
     experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
     # bhadra2010's Table 2 goes a family at a time, bental2012's Fig. 2 a distribution at a time; bental2012's
@@ -52,6 +57,8 @@ def main(argv=None):
         tasks.sort(key=lambda t: order.index(t[key]))
     if args.reverse:
         tasks.reverse()
+    if shard is not None:
+        tasks = tasks[shard[0]::shard[1]]
     computed = 0
     for t in tasks:
         t0 = time.perf_counter()
@@ -64,6 +71,17 @@ def main(argv=None):
         computed += not cached
     if computed:
         print(f"{computed} new record(s): re-run and commit with them " + ", ".join(_pages(args.paperkey, args.experiment)))
+
+
+def _shard(text):
+    """``"I/K"`` -> (I, K) with 0 <= I < K; anything else is a ValueError naming the option."""
+    try:
+        i, k = (int(v) for v in text.split("/"))
+    except ValueError:
+        i, k = -1, 0
+    if not 0 <= i < k:
+        raise ValueError(f"--shard must be I/K with integers 0 <= I < K, got {text!r}")
+    return i, k
 
 
 def _pages(paperkey, experiment):

@@ -19,7 +19,13 @@ from .ussvm import ussvm_fss
 
 __all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task", "socp_memory_gb",
            "paper_scale_tasks", "PAPER_SCALE_SWEEPS", "fig2_tasks", "FIG2_SETTINGS", "FIG2_DISTRIBUTIONS",
-           "FIG2_VERSIONS"]
+           "FIG2_VERSIONS", "FSS_FAST"]
+
+
+FSS_FAST = dict(y0="alternate", recenter_x=True, polish=True, svm_tol=1e-10)
+"""The fast variant of :func:`ussvm_fss` (our options, with backtracking steps): the alternating start, the
+recentred x prox-centre and the polished certificate (LIBSVM tolerance 1e-10). FSS is unchanged; when the start
+already meets the tolerance no FSS step is taken. Used by Fig. 6 and by Fig. 2 at paper scale."""
 
 
 def _errors(prefix, errs):
@@ -42,12 +48,15 @@ def _fold_problem(distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
 
 
 def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
-                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed"):
+                    fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed", fss_fast=False,
+                    socp_scale=None):
     """One fold of Fig. 2 / Fig. 3 (000 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
     training part of one D_{G,U,B}(1, N, L) data set and score NE, ME, RE with R draws of eta.
 
     All methods use the bias rule of §4.2 and the same R draws of eta on the test points.
-    ``fss_step`` is the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking).
+    ``fss_step`` is the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking); ``fss_fast=True`` adds
+    the options :data:`FSS_FAST`. ``socp_scale`` is :func:`ussvm_socp`'s (None: the problem as given; "auto": the
+    exactly rescaled one, on which Clarabel ends "optimal" where it ends "optimal_inaccurate" at paper size).
     """
     ds, train, test, Kb, Ks, stack_te, ytr, yte, eta_seed = _fold_problem(
         distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
@@ -64,7 +73,7 @@ def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_inde
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t0 = time.perf_counter()
-            res = ussvm_socp(Kb, Ks, ytr, C, kappa)
+            res = ussvm_socp(Kb, Ks, ytr, C, kappa, scale=socp_scale)
             out["socp_time"] = time.perf_counter() - t0
         out["socp_objective"] = res.objective
         out["socp_status"] = res.solver_status
@@ -74,7 +83,8 @@ def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_inde
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             t0 = time.perf_counter()
-            res = ussvm_fss(Kb, Ks, ytr, C, kappa, tol=fss_tol, max_iter=fss_max_iter, step=fss_step)
+            res = ussvm_fss(Kb, Ks, ytr, C, kappa, tol=fss_tol, max_iter=fss_max_iter, step=fss_step,
+                            **(FSS_FAST if fss_fast else {}))
             out["mn_time"] = time.perf_counter() - t0
         out["mn_objective"] = res.objective
         out["mn_gap"] = res.gap
@@ -89,11 +99,13 @@ FIG2_DISTRIBUTIONS = ("gaussian", "uniform", "beta")
 """The three data distributions of Figs. 2-3 (000 §7.1.1): D_G, D_U, D_B."""
 FIG2_SETTINGS = {
     "paper": dict(kappas=[0, 0.1, 0.2, 0.3, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5], S=10, N=250, L=200,
-                  folds=list(range(5)), R=100, C=100.0, fss_max_iter=100_000),
+                  folds=list(range(5)), R=100, C=100.0, fss_max_iter=100_000, fss_fast=True, socp_scale="auto"),
     "quick": dict(kappas=[0, 1, 5], S=1, N=15, L=10, folds=[0, 1], R=100, C=100.0, fss_max_iter=3000),
 }
 """Fig. 2's sizes (000 §7.2): the paper's (S data sets of N points per class, L kernels, five folds, R draws,
-C = 100, the kappa grid) and the CI page's; ``fss_max_iter`` is our cap on FSS steps."""
+C = 100, the kappa grid) and the CI page's; ``fss_max_iter`` is our cap on FSS steps. At the paper's sizes USSVM_MN
+is the fast variant (``fss_fast``: :data:`FSS_FAST`) and USSVM_SOCP solves the rescaled problem (``socp_scale``):
+with the plain variants one fold took hours (USSVM_MN) and Clarabel ended "optimal_inaccurate"."""
 FIG2_VERSIONS = {"backtracking": 6, "fixed": 5}
 """Cache versions of Fig. 2's sweep by USSVM_MN's step rule. 3-4 took the bias's support set relative to the
 largest alpha when no alpha_i exceeds 1e-6 C (1-2 returned b = 0 there: every alpha << C = 100); 5-6 also leave
@@ -106,13 +118,16 @@ def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backt
     the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
     if fss_step not in FIG2_VERSIONS:
         raise ValueError(f"fss_step must be one of {', '.join(FIG2_VERSIONS)}, got {fss_step!r}")
-    tasks = grid(distribution=list(distributions), kappa=settings["kappas"], dataset_index=list(range(settings["S"])),
-                 fold=settings["folds"])
+    # a data set and a fold at a time: each finished block is one more sample of every curve of the figure
+    tasks = grid(dataset_index=list(range(settings["S"])), fold=settings["folds"], distribution=list(distributions),
+                 kappa=settings["kappas"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], C=settings["C"], R=settings["R"], n_folds=5, seed=seed,
                  fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
         if fss_step != "fixed":  # the fixed step is robustness_task's default: its records carry no fss_step
             t["fss_step"] = fss_step
+        # options off by default are left out, so the CI page's records keep their keys
+        t.update({k: settings[k] for k in ("fss_fast", "socp_scale") if settings.get(k)})
     return tasks
 
 
@@ -367,9 +382,8 @@ def fig6_task(N, L, C, kappa, seed, method, socp_time_limit=3600.0, fss_tol=1e-3
             out.update(status=status, censored=bool(censored), objective=objective, gap=float("nan"), nit=0)
         elif method == "mn":
             res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=fss_tol, max_iter=fss_max_iter,
-                            dtype=np.dtype(dtype), y0="alternate", recenter_x=True, step="backtracking", polish=True,
-                            svm_tol=1e-10,
-                            eig="exact" if ds.y.size <= 1200 else "power")
+                            dtype=np.dtype(dtype), step="backtracking", eig="exact" if ds.y.size <= 1200 else "power",
+                            **FSS_FAST)
             wall = time.perf_counter() - t0
             out.update(status="certified" if res.success else "max_iter", censored=not bool(res.success),
                        objective=float(res.objective), gap=float(res.gap), nit=int(res.nit))
