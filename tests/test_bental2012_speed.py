@@ -128,6 +128,23 @@ def test_fig6_task_agrees_with_the_socp_and_censors_at_the_cap():
         fig6_task(method="bogus", **common)
 
 
+def test_robustness_task_fast_variant_is_the_same_fold_and_optimum():
+    """Fig. 2's paper-scale options (fss_fast, socp_scale="auto") change how the fold is solved, not what:
+    the same data, split and eta draws, USSVM_MN certified within tol and equal to the SOCP's objective, the
+    nominal SVM's errors unchanged."""
+    from robustpapers.bental2012.experiments import robustness_task
+
+    common = dict(distribution="uniform", N=12, L=4, kappa=1.0, C=100.0, R=20, fold=0, n_folds=5, dataset_index=0,
+                  seed=3, fss_tol=1e-3, fss_step="backtracking")
+    plain = robustness_task(**common)
+    fast = robustness_task(fss_fast=True, socp_scale="auto", **common)
+    assert fast["mn_success"] and fast["mn_gap"] <= 1e-3 * abs(fast["mn_objective"])
+    assert abs(fast["mn_objective"] - fast["socp_objective"]) <= 1e-3 * abs(fast["socp_objective"])
+    assert abs(fast["socp_objective"] - plain["socp_objective"]) <= 1e-3 * abs(plain["socp_objective"])
+    assert {k: v for k, v in fast.items() if k.startswith("svm_") and k != "svm_time"} == \
+        {k: v for k, v in plain.items() if k.startswith("svm_") and k != "svm_time"}
+
+
 def test_svm_tol_is_validated_and_keeps_the_certificate_valid():
     Kb, Ks, y = _instance(8, n=40, L=5)
     socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)

@@ -105,12 +105,23 @@ def test_bental2012_fig2_is_the_papers_grid_a_distribution_at_a_time(script):
     assert got == sorted((k, s, f) for k in kappas for s in range(10) for f in range(5))
     assert all(c[0] == robustness_task.__name__ and c[2]["experiment"] == "fig2_robustness"
                and c[2]["version"] == FIG2_VERSIONS["backtracking"] and c[1]["fss_step"] == "backtracking"
+               and c[1]["fss_fast"] is True and c[1]["socp_scale"] == "auto"
                and (c[1]["N"], c[1]["L"], c[1]["C"], c[1]["R"], c[1]["n_folds"]) == (250, 200, 100.0, 100, 5)
                for c in calls)
     _, every, _, _ = paper_scale_tasks("fig2")
     assert len(every) == 3 * 650
+    first = [(t["dataset_index"], t["fold"]) for t in every[:39]]
+    assert first == [(0, 0)] * 39 and len({(t["distribution"], t["kappa"]) for t in every[:39]}) == 39, \
+        "a data set and a fold at a time: the first 39 folds are one sample of every curve"
+    calls.clear()
+    mod.main(["bental2012", "fig2", "--shard", "1/2"])
+    assert [c[1] for c in calls] == every[1::2], "worker 1 of 2 takes every other task, from the second"
     quick = fig2_tasks(FIG2_SETTINGS["quick"], 0, fss_step="fixed")
-    assert len(quick) == 3 * 3 * 2 and not any("fss_step" in t for t in quick), "the fixed step is the default"
+    assert len(quick) == 3 * 3 * 2 and not any(k in t for t in quick for k in ("fss_step", "fss_fast", "socp_scale")), \
+        "the CI page's folds keep their cache keys: the plain fixed step, the SOCP as given"
+    for bad in ("2/2", "a/b", "1"):
+        with pytest.raises(ValueError, match="--shard must be I/K"):
+            mod.main(["bental2012", "fig2", "--shard", bad])
     with pytest.raises(ValueError, match="not distributions of fig2"):
         paper_scale_tasks("fig2", datasets=["cauchy"])
     with pytest.raises(ValueError, match="fss_step must be one of backtracking, fixed"):
