@@ -11,6 +11,7 @@ records they read.
 Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
        python scripts/paper_scale.py bental2012 fig2 [--datasets uniform beta] [--reverse | --shard 0/2]   (1950 folds)
+       python scripts/paper_scale.py bental2012 fig3 [--datasets beta] [--shard 1/2]   (Figs. 3-4: 1200 tasks)
        python scripts/paper_scale.py bental2012 fig5 [--reverse]
        python scripts/paper_scale.py bhadra2010 table2_proteins --datasets 0   (Table 2: a family at a time)
        python scripts/paper_scale.py bental2012 table2_proteins --datasets 0 1 [--reverse]   (problems 0..104)
@@ -49,7 +50,7 @@ def main(argv=None):
     shard = _shard(args.shard) if args.shard is not None else None
     experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
-    # bhadra2010's Table 2 goes a family at a time, bental2012's Fig. 2 a distribution at a time; bental2012's
+    # bhadra2010's Table 2 goes a family at a time, bental2012's Figs. 2-3 a distribution at a time; bental2012's
     # proteins come in the order given already
     key = next((k for k in ("dataset", "family", "distribution") if tasks and k in tasks[0]), None)
     if args.datasets and key is not None:

@@ -128,6 +128,27 @@ def test_bental2012_fig2_is_the_papers_grid_a_distribution_at_a_time(script):
         fig2_tasks(FIG2_SETTINGS["quick"], 0, fss_step="armijo")
 
 
+def test_bental2012_fig3_is_the_papers_grid_and_the_pages_tasks(script):
+    """Figs. 3-4 at paper scale (000 §7.3): S = 10 data sets of N = 250 points per class, L = 200, five folds,
+    C in {0.1, 1, 5, 10, 50, 100, 200, 500}, eps in {0.05, ..., 0.5}, kappa = 1, R = 100, 100 RSVM starts; the
+    page's quick tasks come from the same function (same cache)."""
+    from robustpapers.bental2012.experiments import FIG3_SETTINGS, FIG3_VERSION, cv_task, fig3_tasks
+
+    mod, calls = script
+    mod.main(["bental2012", "fig3", "--datasets", "uniform"])
+    assert len(calls) == 10 * 5 * 8 and {c[1]["distribution"] for c in calls} == {"uniform"}
+    assert sorted((c[1]["dataset_index"], c[1]["fold"], c[1]["C"]) for c in calls) == sorted(
+        (s, f, C) for s in range(10) for f in range(5) for C in [0.1, 1, 5, 10, 50, 100, 200, 500])
+    assert all(c[0] == cv_task.__name__ and c[2]["experiment"] == "fig3_cv" and c[2]["version"] == FIG3_VERSION
+               and c[1]["eps_grid"] == [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+               and (c[1]["N"], c[1]["L"], c[1]["kappa"], c[1]["R"], c[1]["rsvm_starts"]) == (250, 200, 1.0, 100, 100)
+               for c in calls)
+    quick = fig3_tasks(FIG3_SETTINGS["quick"], 0)
+    assert len(quick) == 3 * 2 * 2 and [(t["dataset_index"], t["fold"]) for t in quick[:6]] == [(0, 0)] * 6
+    with pytest.raises(ValueError, match="not distributions of fig3"):
+        mod.main(["bental2012", "fig3", "--datasets", "cauchy"])
+
+
 def test_bental2012_fig6_is_the_papers_grid_with_our_socp_limits(script):
     """Fig. 6 at paper scale (000 §7.5): N in {250..2500} per class x L in {10, 50} x SOCP/MN, C = 10, kappa = 1;
     an SOCP predicted to need more than the memory limit is not attempted, and says so without building data."""

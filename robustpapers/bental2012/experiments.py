@@ -171,7 +171,7 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
     }
 
 
-PAPER_SCALE_SWEEPS = ("fig2", "fig5", "fig6", "table2_proteins", "table2_proteins_mn")
+PAPER_SCALE_SWEEPS = ("fig2", "fig3", "fig5", "fig6", "table2_proteins", "table2_proteins_mn")
 """The sweeps :func:`paper_scale_tasks` knows (the reproduction log reports how much of each is cached)."""
 FIG5_PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
 """The two problems of Fig. 5 (000 §7.4): D_U(1, N, 5) with their C."""
@@ -188,6 +188,8 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     ``"fig2"``: Fig. 2's 1950 folds at the paper's sizes (:func:`fig2_tasks` with ``FIG2_SETTINGS["paper"]``,
     USSVM_MN with backtracking steps); ``datasets`` picks distributions of :data:`FIG2_DISTRIBUTIONS`, in the
     order given.
+    ``"fig3"``: Figs. 3-4's 1200 (data set, fold, C) tasks at the paper's sizes (:func:`fig3_tasks` with
+    ``FIG3_SETTINGS["paper"]``: RSVM over the whole eps grid inside each); ``datasets`` as for ``"fig2"``.
     ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
     backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed).
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
@@ -213,13 +215,16 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
             pairs = [TABLE2_PAIRS[i] for i in idx]
         make = table2_tasks if experiment == "table2_proteins" else table2_mn_tasks
         return table2_pair_task, make(TABLE2_SETTINGS["paper"], seed, pairs), "table2_proteins", 2
-    if experiment == "fig2":
+    if experiment in ("fig2", "fig3"):
         dists = FIG2_DISTRIBUTIONS if datasets is None else list(datasets)
         bad = [d for d in dists if d not in FIG2_DISTRIBUTIONS]
         if bad:
-            raise ValueError(f"datasets {bad} are not distributions of fig2; known: {', '.join(FIG2_DISTRIBUTIONS)}")
-        return (robustness_task, fig2_tasks(FIG2_SETTINGS["paper"], seed, dists), "fig2_robustness",
-                FIG2_VERSIONS["backtracking"])
+            raise ValueError(f"datasets {bad} are not distributions of {experiment}; known: "
+                             f"{', '.join(FIG2_DISTRIBUTIONS)}")
+        if experiment == "fig2":
+            return (robustness_task, fig2_tasks(FIG2_SETTINGS["paper"], seed, dists), "fig2_robustness",
+                    FIG2_VERSIONS["backtracking"])
+        return cv_task, fig3_tasks(FIG3_SETTINGS["paper"], seed, dists), "fig3_cv", FIG3_VERSION
     if datasets is not None:
         raise ValueError("bental2012's paper-scale sweeps fig5 and fig6 have no data set axis; leave datasets out")
     if experiment == "fig5":
@@ -258,7 +263,33 @@ def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000,
 # and the nominal SVM, one task per (data set, fold, C); RSVM over its whole eps grid inside the task.
 # ----------------------------------------------------------------------------------------------------------------
 
-__all__ += ["cv_task"]
+__all__ += ["cv_task", "fig3_tasks", "FIG3_SETTINGS", "FIG3_VERSION"]
+
+FIG3_SETTINGS = {
+    "paper": dict(S=10, N=250, L=200, folds=list(range(5)), R=100, Cs=[0.1, 1, 5, 10, 50, 100, 200, 500],
+                  eps=[round(0.05 + 0.05 * k, 2) for k in range(10)], rsvm_starts=100, fss_max_iter=100_000),
+    "quick": dict(S=1, N=15, L=10, folds=[0, 1], R=30, Cs=[1.0, 100.0], eps=[0.05, 0.5], rsvm_starts=5,
+                  fss_max_iter=3000),
+}
+"""Figs. 3-4's sizes (000 §7.3): the paper's (S data sets of N points per class, L kernels, five folds, R draws,
+the C and eps grids, 100 random starts of RSVM) and the CI page's; ``fss_max_iter`` is our cap on FSS steps."""
+FIG3_VERSION = 4
+"""Cache version of Figs. 3-4's sweep. 3 took the bias's support set relative to the largest alpha when no
+alpha_i exceeds 1e-6 C (2 gave the nominal SVM and the USSVMs b = 0 there, e.g. at C = 100 where every
+alpha << C); 4: USSVM_MN's bias also leaves out alpha_i <= tol * max alpha (``ussvm_fss``'s ``bias_floor``)."""
+
+
+def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
+    """Figs. 3-4's tasks (000 §7.3): one :func:`cv_task` per data set, fold, distribution and C of ``settings`` (an
+    entry of :data:`FIG3_SETTINGS`), kappa = 1, RSVM over the eps grid inside each; cache them under
+    :data:`FIG3_VERSION`. A data set and a fold at a time, as :func:`fig2_tasks`."""
+    tasks = grid(dataset_index=list(range(settings["S"])), fold=settings["folds"], distribution=list(distributions),
+                 C=settings["Cs"])
+    for t in tasks:
+        t.update(N=settings["N"], L=settings["L"], eps_grid=settings["eps"], kappa=1.0, R=settings["R"], n_folds=5,
+                 seed=seed, rsvm_starts=settings["rsvm_starts"], fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
+    return tasks
+
 
 
 def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_index, seed, rsvm_starts=100,
