@@ -105,7 +105,8 @@ FIG2_SETTINGS = {
 """Fig. 2's sizes (000 §7.2): the paper's (S data sets of N points per class, L kernels, five folds, R draws,
 C = 100, the kappa grid) and the CI page's; ``fss_max_iter`` is our cap on FSS steps. At the paper's sizes USSVM_MN
 is the fast variant (``fss_fast``: :data:`FSS_FAST`) and USSVM_SOCP solves the rescaled problem (``socp_scale``):
-with the plain variants one fold took hours (USSVM_MN) and Clarabel ended "optimal_inaccurate"."""
+a probe of one paper-size fold ran the plain USSVM_MN for over half an hour without certifying, and
+Clarabel on the problem as given ended "optimal_inaccurate"."""
 FIG2_VERSIONS = {"backtracking": 6, "fixed": 5}
 """Cache versions of Fig. 2's sweep by USSVM_MN's step rule. 3-4 took the bias's support set relative to the
 largest alpha when no alpha_i exceeds 1e-6 C (1-2 returned b = 0 there: every alpha << C = 100); 5-6 also leave
