@@ -112,7 +112,8 @@ def test_bental2012_fig2_is_the_papers_grid_a_distribution_at_a_time(script):
     assert len(every) == 3 * 650
     first = [(t["dataset_index"], t["fold"]) for t in every[:39]]
     assert first == [(0, 0)] * 39 and len({(t["distribution"], t["kappa"]) for t in every[:39]}) == 39, \
-        "a data set and a fold at a time: the first 39 folds are one sample of every curve"
+        "a (data set, fold) block at a time: the first 39 folds are one sample of every curve"
+    assert [(t["dataset_index"], t["fold"]) for t in every[39:78]] == [(1, 0)] * 39, "the next data set's first fold"
     calls.clear()
     mod.main(["bental2012", "fig2", "--shard", "1/2"])
     assert [c[1] for c in calls] == every[1::2], "worker 1 of 2 takes every other task, from the second"

@@ -119,8 +119,9 @@ def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backt
     the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
     if fss_step not in FIG2_VERSIONS:
         raise ValueError(f"fss_step must be one of {', '.join(FIG2_VERSIONS)}, got {fss_step!r}")
-    # a data set and a fold at a time: each finished block is one more sample of every curve of the figure
-    tasks = grid(dataset_index=list(range(settings["S"])), fold=settings["folds"], distribution=list(distributions),
+    # a (fold, data set) block at a time, the data sets first: each finished block is one more sample of every
+    # curve of the figure, from a new data set (a new dimension d) while the first fold goes round
+    tasks = grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
                  kappa=settings["kappas"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], C=settings["C"], R=settings["R"], n_folds=5, seed=seed,
@@ -283,8 +284,8 @@ alpha << C); 4: USSVM_MN's bias also leaves out alpha_i <= tol * max alpha (``us
 def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
     """Figs. 3-4's tasks (000 §7.3): one :func:`cv_task` per data set, fold, distribution and C of ``settings`` (an
     entry of :data:`FIG3_SETTINGS`), kappa = 1, RSVM over the eps grid inside each; cache them under
-    :data:`FIG3_VERSION`. A data set and a fold at a time, as :func:`fig2_tasks`."""
-    tasks = grid(dataset_index=list(range(settings["S"])), fold=settings["folds"], distribution=list(distributions),
+    :data:`FIG3_VERSION`. A (fold, data set) block at a time, the data sets first, as :func:`fig2_tasks`."""
+    tasks = grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
                  C=settings["Cs"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], eps_grid=settings["eps"], kappa=1.0, R=settings["R"], n_folds=5,
