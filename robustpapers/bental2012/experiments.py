@@ -187,9 +187,9 @@ FIG6_SOCP_CAP, FIG6_SOCP_MAX_GB = 3600.0, 8.0
 def paper_scale_tasks(experiment, seed=0, datasets=None):
     """The paper-scale sweeps too long for one sitting, for ``scripts/paper_scale.py`` and the page alike.
 
-    ``"fig2"``: Fig. 2's 1950 folds at the paper's sizes (:func:`fig2_tasks` with ``FIG2_SETTINGS["paper"]``,
-    USSVM_MN with backtracking steps); ``datasets`` picks distributions of :data:`FIG2_DISTRIBUTIONS`, in the
-    order given.
+    ``"fig2"``: Fig. 2's 1950 folds at the paper's sizes (:func:`fig2_tasks` with ``FIG2_SETTINGS["paper"]``:
+    USSVM_MN's fast variant :data:`FSS_FAST` with backtracking steps, the rescaled SOCP); ``datasets`` picks
+    distributions of :data:`FIG2_DISTRIBUTIONS`, in the order given.
     ``"fig3"``: Figs. 3-4's 1200 (data set, fold, C) tasks at the paper's sizes (:func:`fig3_tasks` with
     ``FIG3_SETTINGS["paper"]``: RSVM over the whole eps grid inside each); ``datasets`` as for ``"fig2"``.
     ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
@@ -291,7 +291,6 @@ def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
         t.update(N=settings["N"], L=settings["L"], eps_grid=settings["eps"], kappa=1.0, R=settings["R"], n_folds=5,
                  seed=seed, rsvm_starts=settings["rsvm_starts"], fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
     return tasks
-
 
 
 def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_index, seed, rsvm_starts=100,
