@@ -113,16 +113,21 @@ largest alpha when no alpha_i exceeds 1e-6 C (1-2 returned b = 0 there: every al
 out USSVM_MN's alpha_i <= tol * max alpha (``ussvm_fss``'s ``bias_floor``)."""
 
 
+def _block_grid(settings, distributions, **inner):
+    """The task order of Figs. 2-4: a (fold, data set) block at a time, the data sets first, so that each finished
+    block is one more sample of every curve, from a new data set (a new dimension d) while the first fold goes
+    round; ``inner`` is the innermost axis (kappa or C)."""
+    return grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
+                **inner)
+
+
 def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backtracking"):
     """Fig. 2's folds (000 §7.2): one :func:`robustness_task` per distribution, kappa, data set and fold of
     ``settings`` (an entry of :data:`FIG2_SETTINGS`), USSVM_MN with step rule ``fss_step`` ("backtracking" or
     the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
     if fss_step not in FIG2_VERSIONS:
         raise ValueError(f"fss_step must be one of {', '.join(FIG2_VERSIONS)}, got {fss_step!r}")
-    # a (fold, data set) block at a time, the data sets first: each finished block is one more sample of every
-    # curve of the figure, from a new data set (a new dimension d) while the first fold goes round
-    tasks = grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
-                 kappa=settings["kappas"])
+    tasks = _block_grid(settings, distributions, kappa=settings["kappas"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], C=settings["C"], R=settings["R"], n_folds=5, seed=seed,
                  fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
@@ -284,9 +289,8 @@ alpha << C); 4: USSVM_MN's bias also leaves out alpha_i <= tol * max alpha (``us
 def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
     """Figs. 3-4's tasks (000 §7.3): one :func:`cv_task` per data set, fold, distribution and C of ``settings`` (an
     entry of :data:`FIG3_SETTINGS`), kappa = 1, RSVM over the eps grid inside each; cache them under
-    :data:`FIG3_VERSION`. A (fold, data set) block at a time, the data sets first, as :func:`fig2_tasks`."""
-    tasks = grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
-                 C=settings["Cs"])
+    :data:`FIG3_VERSION`. In the order of :func:`fig2_tasks`: a (fold, data set) block at a time."""
+    tasks = _block_grid(settings, distributions, C=settings["Cs"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], eps_grid=settings["eps"], kappa=1.0, R=settings["R"], n_folds=5,
                  seed=seed, rsvm_starts=settings["rsvm_starts"], fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
