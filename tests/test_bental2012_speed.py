@@ -145,6 +145,20 @@ def test_robustness_task_fast_variant_is_the_same_fold_and_optimum():
         {k: v for k, v in plain.items() if k.startswith("svm_") and k != "svm_time"}
 
 
+
+def test_cv_task_fast_variant_is_the_same_fold_and_optimum():
+    """Figs. 3-4's paper-scale option fss_fast changes how USSVM_MN is solved, not what: certified within tol,
+    equal to the SOCP's objective; the SVM, SOCP and RSVM parts of the task are those of the plain task."""
+    from robustpapers.bental2012.experiments import cv_task
+
+    common = dict(distribution="gaussian", N=12, L=4, C=10.0, eps_grid=[0.1], kappa=1.0, R=20, fold=1, n_folds=5,
+                  dataset_index=0, seed=5, rsvm_starts=2, fss_tol=1e-3)
+    plain, fast = cv_task(**common), cv_task(fss_fast=True, **common)
+    assert fast["mn_success"] and fast["mn_gap"] <= 1e-3 * abs(fast["mn_objective"])
+    assert abs(fast["mn_objective"] - fast["socp_objective"]) <= 1e-3 * abs(fast["socp_objective"])
+    same = [k for k in plain if k.split("_")[0] in ("svm", "socp", "rsvm") and not k.endswith("time")]
+    assert {k: fast[k] for k in same} == {k: plain[k] for k in same}
+
 def test_svm_tol_is_validated_and_keeps_the_certificate_valid():
     Kb, Ks, y = _instance(8, n=40, L=5)
     socp = ussvm_socp(Kb, Ks, y, C=1.0, kappa=0.8)

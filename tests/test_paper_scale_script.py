@@ -143,9 +143,10 @@ def test_bental2012_fig3_is_the_papers_grid_and_the_pages_tasks(script):
     assert all(c[0] == cv_task.__name__ and c[2]["experiment"] == "fig3_cv" and c[2]["version"] == FIG3_VERSION
                and c[1]["eps_grid"] == [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
                and (c[1]["N"], c[1]["L"], c[1]["kappa"], c[1]["R"], c[1]["rsvm_starts"]) == (250, 200, 1.0, 100, 100)
-               for c in calls)
+               and c[1]["fss_fast"] is True for c in calls)
     quick = fig3_tasks(FIG3_SETTINGS["quick"], 0)
     assert len(quick) == 3 * 2 * 2 and [(t["dataset_index"], t["fold"]) for t in quick[:6]] == [(0, 0)] * 6
+    assert not any("fss_fast" in t for t in quick), "the CI page's cache keys are those of its records"
     with pytest.raises(ValueError, match="not distributions of fig3"):
         mod.main(["bental2012", "fig3", "--datasets", "cauchy"])
 
