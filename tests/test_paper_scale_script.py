@@ -235,3 +235,23 @@ def test_bental2012_table2_proteins_is_the_papers_protocol_a_problem_at_a_time(s
     assert func is table2_pair_task and (exp, version2) == ("table2_proteins", version) and len(mn) == 105
     for a, b in zip(tasks, mn):
         assert b == dict(a, methods=["USSVM_MN"], fss_bias_floor=None)
+
+
+def test_bental2012_complete_blocks_keeps_only_whole_data_set_fold_blocks():
+    """The pages draw paper-size Figs. 2-4 from complete (data set, fold) blocks only: a block with a task missing
+    is left out whole, and the block size is that of the task grid (Fig. 2: distributions x kappas; Figs. 3-4:
+    distributions x C)."""
+    from robustpapers.bental2012.experiments import (
+        FIG2_SETTINGS, FIG3_SETTINGS, complete_blocks, fig2_tasks, fig3_tasks,
+    )
+
+    tasks = fig2_tasks(FIG2_SETTINGS["paper"], 0)
+    recs = pd.DataFrame(tasks[:39 + 38])  # block (0, 0) whole, block (1, 0) one task short
+    full, blocks, per_block = complete_blocks(recs, tasks)
+    assert per_block == 3 * 13 and blocks == [(0, 0)] and len(full) == 39
+    assert set(zip(full.distribution, full.kappa)) == {(t["distribution"], t["kappa"]) for t in tasks[:39]}
+    tasks3 = fig3_tasks(FIG3_SETTINGS["paper"], 0)
+    full, blocks, per_block = complete_blocks(pd.DataFrame(tasks3[:24]), tasks3)
+    assert per_block == 3 * 8 and blocks == [(0, 0)] and len(full) == 24
+    empty, none, _ = complete_blocks(pd.DataFrame(), tasks3)
+    assert empty.empty and none == []

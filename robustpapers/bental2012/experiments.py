@@ -19,7 +19,7 @@ from .ussvm import ussvm_fss
 
 __all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task", "socp_memory_gb",
            "paper_scale_tasks", "PAPER_SCALE_SWEEPS", "fig2_tasks", "FIG2_SETTINGS", "FIG2_DISTRIBUTIONS",
-           "FIG2_VERSIONS", "FSS_FAST"]
+           "FIG2_VERSIONS", "FSS_FAST", "complete_blocks"]
 
 
 FSS_FAST = dict(y0="alternate", recenter_x=True, polish=True, svm_tol=1e-10)
@@ -119,6 +119,22 @@ def _block_grid(settings, distributions, **inner):
     round; ``inner`` is the innermost axis (kappa or C)."""
     return grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
                 **inner)
+
+
+def complete_blocks(records, tasks):
+    """The records of the complete (data set, fold) blocks of a sweep in the order of :func:`_block_grid` (Figs.
+    2-4), so that every point of a figure averages the same folds.
+
+    ``records``: the cached part of ``tasks`` (a DataFrame with ``dataset_index`` and ``fold`` columns, e.g. from
+    :func:`robustpapers.runner.cached_sweep`). Returns ``(full, blocks, per_block)``: the records of the blocks
+    that have all their tasks, the sorted list of those (data set, fold) pairs, and the number of tasks a block
+    has."""
+    per_block = sum(t["dataset_index"] == tasks[0]["dataset_index"] and t["fold"] == tasks[0]["fold"]
+                    for t in tasks) if tasks else 0
+    if records.empty:
+        return records, [], per_block
+    full = records.groupby(["dataset_index", "fold"]).filter(lambda g: len(g) == per_block)
+    return full, sorted({(int(d), int(f)) for d, f in zip(full.dataset_index, full.fold)}), per_block
 
 
 def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backtracking"):
