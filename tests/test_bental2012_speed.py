@@ -145,7 +145,6 @@ def test_robustness_task_fast_variant_is_the_same_fold_and_optimum():
         {k: v for k, v in plain.items() if k.startswith("svm_") and k != "svm_time"}
 
 
-
 def test_cv_task_fast_variant_is_the_same_fold_and_optimum():
     """Figs. 3-4's paper-scale option fss_fast changes how USSVM_MN is solved, not what: certified within tol,
     equal to the SOCP's objective; the SVM, SOCP and RSVM parts of the task are those of the plain task."""
@@ -158,6 +157,7 @@ def test_cv_task_fast_variant_is_the_same_fold_and_optimum():
     assert abs(fast["mn_objective"] - fast["socp_objective"]) <= 1e-3 * abs(fast["socp_objective"])
     same = [k for k in plain if k.split("_")[0] in ("svm", "socp", "rsvm") and not k.endswith("time")]
     assert {k: fast[k] for k in same} == {k: plain[k] for k in same}
+
 
 def test_svm_tol_is_validated_and_keeps_the_certificate_valid():
     Kb, Ks, y = _instance(8, n=40, L=5)
