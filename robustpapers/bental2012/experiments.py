@@ -113,12 +113,17 @@ largest alpha when no alpha_i exceeds 1e-6 C (1-2 returned b = 0 there: every al
 out USSVM_MN's alpha_i <= tol * max alpha (``ussvm_fss``'s ``bias_floor``)."""
 
 
-def _block_grid(settings, distributions, **inner):
+def _block_grid(settings, distributions, options, **inner):
     """The task order of Figs. 2-4: a (fold, data set) block at a time, the data sets first, so that each finished
     block is one more sample of every curve, from a new data set (a new dimension d) while the first fold goes
-    round; ``inner`` is the innermost axis (kappa or C)."""
-    return grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
-                **inner)
+    round; ``inner`` is the innermost axis (kappa or C). Each task also gets the entries of ``settings`` named in
+    ``options`` that are on: options off by default are left out, so the CI page's records keep their keys."""
+    tasks = grid(fold=settings["folds"], dataset_index=list(range(settings["S"])), distribution=list(distributions),
+                 **inner)
+    on = {k: settings[k] for k in options if settings.get(k)}
+    for t in tasks:
+        t.update(on)
+    return tasks
 
 
 def complete_blocks(records, tasks):
@@ -143,14 +148,12 @@ def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backt
     the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
     if fss_step not in FIG2_VERSIONS:
         raise ValueError(f"fss_step must be one of {', '.join(FIG2_VERSIONS)}, got {fss_step!r}")
-    tasks = _block_grid(settings, distributions, kappa=settings["kappas"])
+    tasks = _block_grid(settings, distributions, ("fss_fast", "socp_scale"), kappa=settings["kappas"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], C=settings["C"], R=settings["R"], n_folds=5, seed=seed,
                  fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
         if fss_step != "fixed":  # the fixed step is robustness_task's default: its records carry no fss_step
             t["fss_step"] = fss_step
-        # options off by default are left out, so the CI page's records keep their keys
-        t.update({k: settings[k] for k in ("fss_fast", "socp_scale") if settings.get(k)})
     return tasks
 
 
@@ -311,12 +314,10 @@ def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
     """Figs. 3-4's tasks (000 §7.3): one :func:`cv_task` per data set, fold, distribution and C of ``settings`` (an
     entry of :data:`FIG3_SETTINGS`), kappa = 1, RSVM over the eps grid inside each; cache them under
     :data:`FIG3_VERSION`. In the order of :func:`fig2_tasks`: a (fold, data set) block at a time."""
-    tasks = _block_grid(settings, distributions, C=settings["Cs"])
+    tasks = _block_grid(settings, distributions, ("fss_fast",), C=settings["Cs"])
     for t in tasks:
         t.update(N=settings["N"], L=settings["L"], eps_grid=settings["eps"], kappa=1.0, R=settings["R"], n_folds=5,
                  seed=seed, rsvm_starts=settings["rsvm_starts"], fss_tol=1e-3, fss_max_iter=settings["fss_max_iter"])
-        if settings.get("fss_fast"):  # left out when off, so the CI page's records keep their keys
-            t["fss_fast"] = True
     return tasks
 
 
