@@ -14,7 +14,7 @@ import sys
 
 
 def main(argv=None):
-    from . import pipeline
+    from .reproduce import pipeline
 
     parser = argparse.ArgumentParser(prog="python -m robustpapers", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)

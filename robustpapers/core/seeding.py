@@ -1,0 +1,30 @@
+"""Deterministic child seeds from JSON-able keys (every draw of a sweep task comes from one)."""
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+
+__all__ = ["canonical", "derive_seed"]
+
+
+def canonical(obj):
+    """JSON-able canonical form (numpy scalars to Python, tuples to lists)."""
+    if isinstance(obj, dict):
+        return {str(k): canonical(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(obj, (list, tuple)):
+        return [canonical(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return canonical(obj.tolist())
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    raise ValueError(f"value {obj!r} of type {type(obj).__name__} is not JSON-serialisable")
+
+
+def derive_seed(seed, *keys):
+    """A child seed (int < 2**32) derived deterministically from ``seed`` and any JSON-able ``keys``."""
+    h = hashlib.sha256(json.dumps(canonical([seed, list(keys)])).encode()).digest()
+    return int.from_bytes(h[:4], "little")

@@ -1,0 +1,4 @@
+"""The reproduction of bhadra2010: one module per artefact (figure or table) of the paper."""
+
+#: The artefact modules, in the order of the paper.
+ARTEFACTS = ()
