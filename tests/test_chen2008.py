@@ -373,7 +373,7 @@ def test_classifier_passes_active_tol_to_the_solver():
 def test_paper_scale_tasks_select_and_refuse():
     """paper_scale_tasks: a data-set filter keeps exactly that data set's tasks (10 splits of Table 1);
     an unknown sweep or data set is a ValueError naming it."""
-    from robustpapers.chen2008.experiments import TABLE1_DATASETS, paper_scale_tasks, table1_task
+    from robustpapers.reproduce.chen2008.experiments import TABLE1_DATASETS, paper_scale_tasks, table1_task
 
     func, tasks, exp, version = paper_scale_tasks("table1", seed=3)
     assert func is table1_task and exp == "table1" and len(tasks) == 10 * len(TABLE1_DATASETS)
@@ -389,7 +389,7 @@ def test_paper_scale_tasks_select_and_refuse():
 def test_table1_starts_recomputes_table1_sonar_tasks_with_each_start():
     """The path study compares like with like: each of its tasks is a Table 1 task (Sonar, Heart) plus a
     master_start, every start on every split, cached apart from Table 1 (another experiment name)."""
-    from robustpapers.chen2008.experiments import paper_scale_tasks, table1_task
+    from robustpapers.reproduce.chen2008.experiments import paper_scale_tasks, table1_task
 
     func, tasks, exp, _ = paper_scale_tasks("table1_starts", seed=2)
     _, t1, t1_exp, _ = paper_scale_tasks("table1", seed=2, datasets=["sonar", "heart"])
@@ -474,7 +474,7 @@ def test_master_start_changes_the_cost_not_the_optimum(prune, monkeypatch):
 def test_width_task_without_perturbation_matches_the_clean_kernel():
     """width_task at xi = 0: LIBSVM on the 'perturbed' kernel is the plain SVM on the clean Gaussian kernel
     (same accuracy); with xi > 0 the kernel is indefinite; g_cv is a width of the grid."""
-    from robustpapers.chen2008.experiments import width_task
+    from robustpapers.reproduce.chen2008.experiments import width_task
 
     grid_ = (1.0, 5.0)
     clean = width_task("sonar", 5.0, 0.0, 0, grid_, max_n=60)

@@ -26,7 +26,7 @@ def script(monkeypatch):
 
 
 def test_chen2008_datasets_in_the_order_given_and_page_cache_keys(script):
-    from robustpapers.chen2008.experiments import paper_scale_tasks
+    from robustpapers.reproduce.chen2008.experiments import paper_scale_tasks
 
     mod, calls = script
     mod.main(["chen2008", "table1", "--datasets", "heart", "sonar"])

@@ -14,11 +14,11 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 
-from ..core import ConvergenceWarning, rbf_kernel, svm_bias
-from ..datasets import binary_subset, load_dataset
-from .estimators import METHODS, IndefiniteSVC
-from .kernels import perturbed_gaussian_kernel, spectrum_stats
-from .siqclp import indefinite_svm, most_violated_kernel
+from ...chen2008 import METHODS, IndefiniteSVC, indefinite_svm, most_violated_kernel, perturbed_gaussian_kernel, \
+    spectrum_stats
+from ...core import ConvergenceWarning, rbf_kernel, svm_bias
+from ...datasets import binary_subset, load_dataset
+from ..engine import grid, task_name
 
 __all__ = ["load_binary", "choose_gamma", "choose_rho", "convergence_task", "table1_task", "xi_sweep_task",
            "width_task", "paper_scale_tasks", "PAPER_SCALE_SWEEPS", "TABLE1_DATASETS", "GAMMA_GRID"]
@@ -104,6 +104,7 @@ def _split_kernel(dataset, xi, seed, gamma_grid, max_n=None, test_size=0.2):
     return K0, y, tr, te, gamma
 
 
+@task_name("robustpapers.chen2008.experiments:convergence_task")
 def convergence_task(dataset, xi, rho, prune, tol, max_iter, seed, gamma_grid=(1.0,), C=1.0, max_n=None):
     """Fig. 1-3: bounds, localisation-set size and test accuracy per iteration of Algorithm 1."""
     K0, y, tr, te, gamma = _split_kernel(dataset, xi, seed, list(gamma_grid), max_n)
@@ -127,6 +128,7 @@ def convergence_task(dataset, xi, rho, prune, tol, max_iter, seed, gamma_grid=(1
                 time_master=float(res.time_master), wall=wall, n_train=int(tr.size))
 
 
+@task_name("robustpapers.chen2008.experiments:table1_task")
 def table1_task(dataset, xi, seed, gamma_grid, rho_grid, tol, max_iter, C=1.0, max_n=None, master_start="auto"):
     """One split of Table 1: the perturbed kernel's spectrum and the five methods' test accuracy.
 
@@ -151,11 +153,13 @@ def table1_task(dataset, xi, seed, gamma_grid, rho_grid, tol, max_iter, C=1.0, m
     return out
 
 
+@task_name("robustpapers.chen2008.experiments:xi_sweep_task")
 def xi_sweep_task(dataset, xi, seed, gamma_grid, rho, tol, max_iter, C=1.0, max_n=None):
     """The comparison the paper lacks: accuracy of every method and the spectrum as xi grows."""
     return table1_task(dataset, xi, seed, gamma_grid, [rho], tol, max_iter, C=C, max_n=max_n)
 
 
+@task_name("robustpapers.chen2008.experiments:width_task")
 def width_task(dataset, g, xi, seed, gamma_grid, C=1.0, max_n=None):
     """The Gaussian width's effect on one split: the perturbed kernel at gamma = g / n_features.
 
@@ -215,8 +219,6 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     >>> func.__name__, len(tasks), exp, version
     ('table1_task', 10, 'table1', 3)
     """
-    from ..runner import grid
-
     gg = [list(GAMMA_GRID)]
     splits = [seed + s for s in range(10)]
     table1_axes = dict(xi=[0.1], seed=splits, gamma_grid=gg, rho_grid=[[0.1, 1.0, 10.0, 100.0]], tol=[1e-5],
