@@ -11,6 +11,7 @@ verdict comes from one of the decision rules below, the same in every chapter:
   rule asks for, the claim is ``"inconclusive"`` whatever the numbers say.
 * :func:`equivalent` -- "comparable to": reproduced when the interval lies inside a margin fixed
   beforehand, contradicted when it lies wholly outside it.
+* :func:`noninferior` -- "not worse than": reproduced when the interval lies above ``-margin``.
 * :func:`target` -- a numeric target (a slope, a count, an accuracy) with its tolerance.
 * :func:`combine` -- a claim made of several parts: ``"partly"`` when some parts reproduce and some
   do not.
@@ -27,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["VERDICTS", "PAPERS", "Claim", "paired", "equivalent", "target", "combine", "not_run",
+__all__ = ["VERDICTS", "PAPERS", "Claim", "paired", "equivalent", "noninferior", "target", "combine", "not_run",
            "all_claims", "artefact_modules", "ledger_table", "summary_table"]
 
 #: The verdicts, from the strongest agreement to none at all.
@@ -188,6 +189,30 @@ def equivalent(diffs, margin, *, certified=None, min_pairs=MIN_SPLITS, level=0.9
     lo, hi = out["interval"]
     out["verdict"] = ("reproduced" if -margin <= lo and hi <= margin else
                       "contradicted" if hi < -margin or lo > margin else "inconclusive")
+    return out
+
+
+def noninferior(diffs, margin, *, certified=None, min_pairs=MIN_SPLITS, level=0.95, runs_per_pair=1):
+    """The rule for "not worse than" (e.g. "comparable to the best"): the interval of the mean paired
+    difference against ``-margin``.
+
+    Reproduced when the whole interval lies above ``-margin``, contradicted when it lies wholly below it,
+    inconclusive otherwise (and with fewer than ``min_pairs`` certified pairs). Judging the claimed method
+    against *every* other method this way needs no choice of "the best" one on the test data.
+
+    Examples
+    --------
+    >>> noninferior([0.5, -0.3, 0.2, 0.1, -0.2, 0.4, 0.0, 0.3, -0.1, 0.2], margin=1.0)["verdict"]
+    'reproduced'
+    """
+    out = paired(diffs, certified=certified, min_pairs=min_pairs, level=level, runs_per_pair=runs_per_pair)
+    out["rule"] = (f"{int(100 * level)} % t-interval of the mean paired difference above -{margin:g}; "
+                   f"needs {min_pairs} certified pairs")
+    if out["interval"] is None or out["n_certified"] < max(min_pairs, 2) * runs_per_pair:
+        out["verdict"] = "inconclusive"
+        return out
+    lo, hi = out["interval"]
+    out["verdict"] = "reproduced" if lo > -margin else "contradicted" if hi < -margin else "inconclusive"
     return out
 
 
