@@ -14,17 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import check_finite_array, linear_kernel
-
-
-
-def check_random_state(random_state):
-    """A numpy Generator from None, an int seed, a SeedSequence, a Generator or a RandomState."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**32 - 1))
-    return np.random.default_rng(random_state)
-
+from ..core.seeding import check_random_state
 
 __all__ = ["NOISES", "sample_noise", "sample_kernels", "sample_kernels_support", "make_mixture", "SyntheticKernelData",
            "make_synthetic_kernel_data", "support_and_moments"]

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-__all__ = ["canonical", "derive_seed"]
+__all__ = ["canonical", "check_random_state", "derive_seed"]
 
 
 def canonical(obj):
@@ -28,3 +28,24 @@ def derive_seed(seed, *keys):
     """A child seed (int < 2**32) derived deterministically from ``seed`` and any JSON-able ``keys``."""
     h = hashlib.sha256(json.dumps(canonical([seed, list(keys)])).encode()).digest()
     return int.from_bytes(h[:4], "little")
+
+
+def check_random_state(random_state):
+    """A numpy ``Generator`` from None, an int seed, a ``SeedSequence``, a ``Generator`` or a ``RandomState``.
+
+    Unlike :func:`sklearn.utils.check_random_state` (which returns a legacy ``RandomState``), this returns
+    a ``Generator``: a ``Generator`` is returned as is, a ``RandomState`` seeds a new ``Generator`` with one
+    draw of ``randint(0, 2**32 - 1)``, anything else goes to :func:`numpy.random.default_rng`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = check_random_state(0)
+    >>> isinstance(rng, np.random.Generator), check_random_state(rng) is rng
+    (True, True)
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(random_state.randint(0, 2**32 - 1))
+    return np.random.default_rng(random_state)

@@ -23,9 +23,21 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from ..core import check_nonnegative
+from ..core.seeding import check_random_state as _generator
 
 __all__ = ["StructureDataset", "make_structure_families", "trace_from_angles", "random_rotation",
            "BOND_LENGTH", "SEGMENT_GEOMETRY"]
+
+
+def _rng(random_state):
+    """A ``Generator``: a Generator as is; otherwise one seeded by a draw of sklearn's ``RandomState``.
+
+    The legacy route (an int seeds a ``RandomState`` first) keeps the draws of every seed as they were.
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    return _generator(check_random_state(random_state))
+
 
 #: Consecutive C-alpha distance (Angstrom).
 BOND_LENGTH = 3.8
@@ -260,8 +272,7 @@ def make_structure_families(n_families=15, n_members=10, length=16, *, n_groups=
     lo_r, hi_r = (check_nonnegative(v, "resolution_range") for v in resolution_range)
     if lo_r > hi_r:
         raise ValueError(f"resolution_range must be (low, high) with low <= high, got {resolution_range!r}")
-    rng = random_state if isinstance(random_state, np.random.Generator) else \
-        np.random.default_rng(check_random_state(random_state).randint(2 ** 32 - 1))
+    rng = _rng(random_state)
 
     group_plans = [_draw_segments(rng, length) for _ in range(n_groups)]
     group = np.array([f % n_groups for f in range(n_families)])

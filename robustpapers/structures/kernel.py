@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import check_finite_array, check_positive
-from ..runner import parallel_map
+from ..core.parallel import parallel_map
 
 __all__ = [
     "check_structure", "substructures", "substructure_kernel", "substructure_kernel_matrix",
@@ -462,7 +462,7 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
     tol : float
         Uniform error of the Fourier series of :math:`K_{norm}` (``method="fourier"``).
     n_jobs : int
-        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.runner.parallel_map`.
+        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel.parallel_map`.
 
     Returns
     -------

@@ -15,19 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ..core import check_finite_array
+from .generator import _rng
 from .kernel import _check_params, _check_structures, check_structure, substructure_kernel_matrix
 
 __all__ = ["perturb_structure", "perturb_structures", "KernelSet", "build_kernel_set",
            "multi_instance_kernel", "check_resolutions"]
-
-
-def _rng(random_state):
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    return np.random.default_rng(check_random_state(random_state).randint(2 ** 32 - 1))
 
 
 def check_resolutions(r, n, name="resolutions"):
@@ -177,7 +171,7 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=No
     l, sigma, sigma_norm, normalize, method, tol : see :func:`substructure_kernel_matrix`.
     random_state : int, Generator or None
     n_jobs : int
-        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.runner.parallel_map`.
+        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel.parallel_map`.
     keep_draws : bool
         Keep the perturbed coordinates in the result.
 
