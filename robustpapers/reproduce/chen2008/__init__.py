@@ -1,4 +1,4 @@
 """The reproduction of chen2008: one module per artefact (figure or table) of the paper."""
 
 #: The artefact modules, in the order of the paper.
-ARTEFACTS = ()
+ARTEFACTS = ("fig1", "fig2", "fig3", "proxy")

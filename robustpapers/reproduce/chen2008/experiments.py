@@ -248,3 +248,21 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
             raise ValueError(f"datasets {unknown} are not in the {experiment} sweep")
         tasks = [t for t in tasks if t["dataset"] in datasets]
     return func, tasks, exp, 3  # the page's cache version of these sweeps (keep in step with its run_sweep calls)
+
+
+def best_gaps(upper, lower):
+    """The stopping gap per iteration of Algorithm 1: the best upper bound so far minus the lower bound (11).
+
+    ``upper`` and ``lower`` are the traces of :func:`robustpapers.chen2008.indefinite_svm` (entry 0: the
+    initialisation, whose upper bound :math:`S(\\alpha_0, (K_0)_+)` is already valid); entry ``i`` of the
+    result belongs to iteration ``i`` (the initial entry has no lower bound, so it is infinite).
+    """
+    u = np.minimum.accumulate(np.asarray(upper, dtype=float))
+    lo = np.array([-np.inf if v is None else v for v in lower], dtype=float)
+    return u - lo
+
+
+def first_below(gaps, level):
+    """The first iteration (>= 1) whose gap is at most ``level``, or None."""
+    hit = np.flatnonzero(np.asarray(gaps)[1:] <= level)
+    return int(hit[0]) + 1 if hit.size else None
