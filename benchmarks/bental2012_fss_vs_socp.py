@@ -81,7 +81,8 @@ def run_big(args):
         stack.sum()
     t_read = (time.perf_counter() - t0) / 3  # one streaming read of the stack
     # the hot path alone: one FSS step = two operator calls (each one pass over the stack) + two projections
-    from robustpapers.bental2012.ussvm import _USSVMOperator, project_positive_lp_ball
+    from robustpapers.bental2012.ussvm import _USSVMOperator
+    from robustpapers.core.projection import project_positive_lp_ball
     from robustpapers.core import project_svm_set
     op = _USSVMOperator(ds.K_bar, stack, ds.y, args.kappa)
     x, yv = np.full(args.big_L, 1 / np.sqrt(args.big_L)), np.full(ds.y.size, 1e-3)

@@ -7,7 +7,11 @@ from .data import (
     D_B, D_G, D_U, DISTRIBUTIONS, UncertainKernelData, make_mixture_data, make_uncertain_dataset,
     make_uncertain_kernels, rsvm_support_from_kernels,
 )
-from .fss import SaddlePointProblem, fss_saddle, fss_stage_constants
+# General algorithms that live in robustpapers.core, re-exported here for this chapter's readers.
+from ..core.fss import SaddlePointProblem, fss_saddle, fss_stage_constants
+from ..core.projection import (
+    project_positive_lp_ball, project_restricted_lp_ball, project_simplex, project_svm_set_ball,
+)
 from .robust import (
     check_ussvm_problem, dual_exponent, effective_kernel, kernel_quadratic_forms, robust_bias,
     rescale_ussvm, robust_objective, worst_case_eta,
@@ -22,12 +26,11 @@ __all__ = [
     "rescale_ussvm", "robust_objective", "worst_case_eta",
     "ussvm_socp",
 ]
-from .ussvm import project_positive_lp_ball, svm_set_linear_max, ussvm_fss, ussvm_saddle_problem
+from .ussvm import svm_set_linear_max, ussvm_fss, ussvm_saddle_problem
 
 __all__ += ["project_positive_lp_ball", "svm_set_linear_max", "ussvm_fss", "ussvm_saddle_problem"]
 from .estimators import USSVMClassifier
 from .prediction import evaluate_prediction_rules, nominal_decision, sampled_decisions
-from .ussvm import project_restricted_lp_ball, project_simplex, project_svm_set_ball
 
 __all__ += ["USSVMClassifier", "evaluate_prediction_rules", "nominal_decision", "sampled_decisions",
             "project_restricted_lp_ball", "project_simplex", "project_svm_set_ball"]

@@ -10,7 +10,7 @@ from ..core import (
     SolverResult, Trace, check_binary_labels, check_finite_array, check_nonnegative, check_positive, check_psd,
     project_svm_set, svm_dual, warn_not_converged,
 )
-from .fss import SaddlePointProblem, fss_saddle
+from ..core.fss import SaddlePointProblem, fss_saddle
 from .ussvm import svm_set_linear_max
 
 __all__ = ["chance_objective", "chance_socp", "chance_fss", "project_orthant_ellipsoid"]

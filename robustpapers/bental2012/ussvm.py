@@ -7,94 +7,11 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core import SolverResult, project_svm_set, svm_dual
-from .fss import SaddlePointProblem, fss_saddle
+from ..core.fss import SaddlePointProblem, fss_saddle
+from ..core.projection import project_positive_lp_ball, project_simplex, project_svm_set_ball
 from .robust import check_ussvm_problem, effective_kernel, robust_bias, robust_objective, worst_case_eta
 
-__all__ = ["project_positive_lp_ball", "svm_set_linear_max", "ussvm_saddle_problem", "ussvm_fss"]
-
-
-def project_simplex(v):
-    r"""Euclidean projection onto the unit simplex :math:`\{x \ge 0, e^\top x = 1\}` (sort-based, exact)."""
-    v = np.asarray(v, dtype=float)
-    s = np.sort(v)[::-1]
-    css = np.cumsum(s) - 1.0
-    k = np.flatnonzero(s - css / np.arange(1, s.size + 1) > 0)[-1]
-    return np.maximum(v - css[k] / (k + 1), 0.0)
-
-
-def project_restricted_lp_ball(v, p=2):
-    r"""Euclidean projection onto :math:`X' = \{x \ge 0,\ \|x\|_p \le 1,\ e^\top x \ge 1\}`.
-
-    If the projection on :math:`\{x\ge 0, \|x\|_p\le 1\}` satisfies :math:`e^\top x \ge 1` it is
-    the answer; otherwise the half-space is active and, since the unit simplex lies inside
-    every unit p-ball (:math:`\|x\|_p \le \|x\|_1`), the answer is the projection on the simplex.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> project_restricted_lp_ball(np.array([0.2, 0.1]))
-    array([0.55, 0.45])
-    """
-    x = project_positive_lp_ball(v, p)
-    if x.size == 0 or x.sum() >= 1.0:
-        return x
-    return project_simplex(v)
-
-
-def project_positive_lp_ball(v, p=2):
-    r"""Euclidean projection onto :math:`X = \{x \ge 0,\ \|x\|_p \le 1\}` (the x-step (21a) of FSS).
-
-    Closed form for p = 2 (clip, then rescale: 000 §5.3), p = 1 (projection on the simplex
-    when :math:`\|v_+\|_1 > 1`) and p = inf (clip to [0, 1]); for other p the KKT system
-    :math:`x_l + \mu p x_l^{p-1} = v_l` is solved by bisection on :math:`\mu` with a
-    vectorised Newton solve per coordinate (Brent's method on :math:`\mu`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> project_positive_lp_ball(np.array([3.0, 4.0, -1.0]))
-    array([0.6, 0.8, 0. ])
-    """
-    v = np.asarray(v, dtype=float)
-    vp = np.maximum(v, 0.0)
-    if vp.size == 0:
-        return vp
-    if np.isinf(p):
-        return np.minimum(vp, 1.0)
-    if p == 2:
-        nrm = math.sqrt(float(vp @ vp))
-        return vp / nrm if nrm > 1.0 else vp
-    if p == 1:
-        if vp.sum() <= 1.0:
-            return vp
-        return project_simplex(vp)
-    if np.sum(vp**p) <= 1.0:
-        return vp
-
-    from scipy.optimize import brentq
-
-    state = {"x": vp.copy()}
-
-    def solve(mu):
-        # x_l + mu p x_l^(p-1) = v_l, vectorised Newton (monotone in x_l), warm-started
-        x = np.clip(state["x"], 0.0, vp)
-        for _ in range(100):
-            xs = np.maximum(x, 1e-300)
-            h = x + mu * p * xs ** (p - 1) - vp
-            dh = 1.0 + mu * p * (p - 1) * xs ** (p - 2)
-            x_new = np.clip(x - h / dh, 0.0, vp)
-            if np.max(np.abs(x_new - x)) <= 1e-15 * max(1.0, float(vp.max())):
-                x = x_new
-                break
-            x = x_new
-        state["x"] = x
-        return x
-
-    hi = 1.0
-    while np.sum(solve(hi) ** p) > 1.0:
-        hi *= 4.0
-    mu = brentq(lambda m: float(np.sum(solve(m) ** p)) - 1.0, 0.0, hi, xtol=1e-15, rtol=1e-13)
-    return solve(mu)
+__all__ = ["svm_set_linear_max", "ussvm_saddle_problem", "ussvm_fss"]
 
 
 def svm_set_linear_max(g, y, C):
@@ -119,39 +36,6 @@ def svm_set_linear_max(g, y, C):
     kN = np.searchsorted(Nn, cand, side="left")  # #{Nn < b}
     vals = (cP[kP] - kP * cand) + (kN * cand - cN[kN])
     return float(C * max(vals.min(), 0.0))
-
-
-def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
-    r"""Euclidean projection onto :math:`S_n \cap \{\|a - c\|_2 \le r\}` (c in :math:`S_n`).
-
-    The solution is :math:`a(\mu) = P_{S_n}((v + \mu c)/(1 + \mu))` with the smallest
-    :math:`\mu \ge 0` giving :math:`\|a(\mu) - c\| \le r` (the distance is non-increasing in
-    :math:`\mu`); :math:`\mu` is found by bisection, each step one exact :func:`robustpapers.core.project_svm_set`.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> a = project_svm_set_ball(np.array([5.0, 5.0]), np.array([1.0, -1.0]), 10.0, np.zeros(2), 1.0)
-    >>> bool(np.linalg.norm(a) <= 1 + 1e-9)
-    True
-    """
-    a = project_svm_set(v, y, C)
-    if np.linalg.norm(a - center) <= radius:
-        return a
-    lo, hi = 0.0, 1.0
-    while np.linalg.norm(project_svm_set((v + hi * center) / (1 + hi), y, C) - center) > radius:
-        hi *= 4.0
-        if hi > 1e30:
-            break
-    for _ in range(max_bisect):
-        mid = 0.5 * (lo + hi)
-        if np.linalg.norm(project_svm_set((v + mid * center) / (1 + mid), y, C) - center) > radius:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-10 * hi:
-            break
-    return project_svm_set((v + hi * center) / (1 + hi), y, C)
 
 
 def _kkt_polish(K, y, C, alpha, rtol=1e-8):

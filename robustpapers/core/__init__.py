@@ -1,11 +1,15 @@
 """Shared core: validation, the SVM-set projection, the plain SVM, kernels, PSD helpers,
-the solver result type, prediction-rule error metrics and shared random draws."""
+the solver result type, prediction-rule error metrics, shared random draws, and the generic FSS
+saddle-point solver with the projections it uses (simplex, positive part of an lp ball, SVM set cut by a ball)."""
 from .kernels import (
     PSD_TOL, check_psd, is_psd, linear_kernel, make_kernel, min_eigenvalue,
     polynomial_kernel, psd_clip, psd_flip, psd_shift, rbf_kernel,
 )
 from .metrics import majority_error, nominal_error, prediction_errors, robust_error, sign_labels
-from .projection import project_svm_set
+from .fss import SaddlePointProblem, fss_saddle, fss_stage_constants
+from .projection import (
+    project_positive_lp_ball, project_restricted_lp_ball, project_simplex, project_svm_set, project_svm_set_ball,
+)
 from .result import ConvergenceWarning, SolverResult, Trace, warn_not_converged
 from .sampling import sample_positive_lp_ball
 from .svm import SVMSolution, decision_function, support_vectors, svm_bias, svm_dual, svm_dual_objective
@@ -17,7 +21,9 @@ __all__ = [
     "PSD_TOL", "check_psd", "is_psd", "linear_kernel", "make_kernel", "min_eigenvalue",
     "polynomial_kernel", "psd_clip", "psd_flip", "psd_shift", "rbf_kernel",
     "majority_error", "nominal_error", "prediction_errors", "robust_error", "sign_labels",
-    "project_svm_set", "ConvergenceWarning", "SolverResult", "Trace", "warn_not_converged",
+    "SaddlePointProblem", "fss_saddle", "fss_stage_constants",
+    "project_positive_lp_ball", "project_restricted_lp_ball", "project_simplex", "project_svm_set", "project_svm_set_ball",
+    "ConvergenceWarning", "SolverResult", "Trace", "warn_not_converged",
     "sample_positive_lp_ball", "SVMSolution", "decision_function", "support_vectors", "svm_bias", "svm_dual",
     "svm_dual_objective", "check_binary_labels", "check_finite_array", "check_kernel",
     "check_nonnegative", "check_positive",

@@ -1,4 +1,7 @@
-"""The Fixed Step-size per Stage (FSS) saddle-point algorithm of bental2012 §5.2, generic.
+"""The Fixed Step-size per Stage (FSS) saddle-point algorithm of bental2012 §5.2, for any problem.
+
+General (not one paper's): bental2012 uses it for USSVM_MN and for its chance-constrained SVM, and any
+convex-concave problem given as a :class:`SaddlePointProblem` can use it.
 
 FSS solves :math:`\\min_{x\\in X}\\max_{y\\in Y}\\phi(x, y)` for :math:`\\phi` affine in
 :math:`x` (A.3), strongly concave in :math:`y` with modulus :math:`\\theta` (A.1) and with
@@ -21,7 +24,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..core import SolverResult, Trace, check_positive, warn_not_converged
+from .result import SolverResult, Trace, warn_not_converged
+from .validation import check_positive
 
 __all__ = ["SaddlePointProblem", "fss_stage_constants", "fss_saddle"]
 
