@@ -101,6 +101,10 @@ def strip_volatile(nb_json):
         cell["id"] = f"cell-{i}"
         for key in VOLATILE_CELL:
             cell.get("metadata", {}).pop(key, None)
+        tags = cell.get("metadata", {}).get("tags", [])
+        if ("parameters" in tags or "injected-parameters" in tags) and "remove-cell" not in tags:
+            # the page says in one line how it was executed; the two parameter cells are not shown
+            cell["metadata"]["tags"] = [*tags, "remove-cell"]
         if cell.get("cell_type") == "code":
             # Sequential counts (nbval treats a cell without one as never run).
             count += 1
