@@ -1,0 +1,76 @@
+"""What the ginodi2010 artefact modules share: reading records once, thresholds fixed before looking, a Claim maker.
+
+The thresholds below are the certificates and tolerances of the chapter's claims; they were fixed when
+the claims were written, before the verdicts were read, and are the same for every artefact.
+"""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from ..artefact import scan
+from ..ledger import Claim
+
+PAPER = "ginodi2010"
+
+#: A GURU / M-GURU L-BFGS solution is certified when the gradient norm it stores is below this
+#: (the pages' threshold; the solvers stop at 1e-7).
+GRAD_TOL = 1e-5
+#: An SGD run (KEN-GURU, M-GURU, M-GURU-S²) is certified when its objective is within this relative
+#: gap of the certified optimum of the same objective.
+SGD_GAP_TOL = 1e-3
+#: "As well as" / "pretty similar" / "identical" accuracy claims: the 95 % interval of the paired
+#: difference (percentage points) must lie inside ±EQ_MARGIN.
+EQ_MARGIN = 1.0
+#: The paper-scale grids (what the pages use at scale="paper").
+PAPER_LOG2_SIGMAS = list(range(-20, 21))
+PAPER_LOG4_CS = list(range(-15, 16))
+
+ONE_SPLIT = ("one split: the records hold only seed 0 of this table (table_seeds=[seed]); an accuracy "
+             "comparison needs 10 certified paired splits")
+
+
+@functools.lru_cache(maxsize=None)
+def _scan_all(root, experiment):
+    return tuple(scan(PAPER, experiment, root=None if root is None else Path(root)))
+
+
+def records_of(experiment, root=None, where=None, keep=None):
+    """The records of ``results/ginodi2010/<experiment>/`` whose params match ``where`` (and ``keep(params)``).
+
+    Parsed JSON is cached per (root, experiment), so the ledger reads each folder once per process.
+    """
+    out = []
+    for rec in _scan_all(None if root is None else str(root), experiment):
+        p = rec.get("params", {})
+        if where is not None and any(p.get(k) != v for k, v in where.items()):
+            continue
+        if keep is not None and not keep(p):
+            continue
+        out.append(rec)
+    return out
+
+
+def by_problem(recs):
+    """``{problem: record}`` (the first record of each problem)."""
+    out = {}
+    for r in recs:
+        out.setdefault(r["params"]["problem"], r)
+    return out
+
+
+def make(label, **kw):
+    """A :class:`Claim` of this paper for the artefact ``label``."""
+    return Claim(paper=PAPER, artefact=label, **kw)
+
+
+def join(*parts):
+    """Notes joined into one sentence list (empty parts dropped)."""
+    return " ".join(p.strip() for p in parts if p and p.strip())
+
+
+def finite_or_none(v):
+    v = None if v is None else float(v)
+    return v if v is not None and np.isfinite(v) else None
