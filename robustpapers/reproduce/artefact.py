@@ -24,7 +24,7 @@ import sys
 
 from .engine import load_cached, run_sweep
 
-__all__ = ["load", "run", "missing", "scan"]
+__all__ = ["load", "run", "for_page", "missing", "scan"]
 
 
 def _module(mod):
@@ -72,3 +72,13 @@ def scan(paper, experiment, root=None, where=None):
         if where is None or all(rec.get("params", {}).get(k) == v for k, v in where.items()):
             out.append(rec)
     return out
+
+
+def for_page(mod, scale, seed=0, n_jobs=1, root=None):
+    """The records a page shows: computed (or read from the cache) at ``scale``, except that a module marked
+    ``LONG = True`` is only read from the cache at paper scale (its sweep is computed piecewise by
+    ``scripts/paper_scale.py``; the page shows what is cached and says how much is missing)."""
+    mod = _module(mod)
+    if scale != "quick" and getattr(mod, "LONG", False):
+        return load(mod, root, scale, seed)
+    return run(mod, scale, seed, n_jobs=n_jobs, root=root)
