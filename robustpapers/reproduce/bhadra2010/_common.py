@@ -1,0 +1,78 @@
+"""What the bhadra2010 artefact modules share: reading the paper-scale records once, and a few labels.
+
+The records are read with :func:`robustpapers.reproduce.artefact.scan` (the experiment modules that made
+them are not imported) and kept per (results root, experiment, filter), so that the artefact modules,
+the tests and the book read each folder once per process.
+"""
+from __future__ import annotations
+
+import json
+
+from ..artefact import scan
+
+PAPER = "bhadra2010"
+
+#: The paper's sizes of 003 §5.1, which select the paper-scale records (the quick-scale ones differ in them).
+PAPER_SIZES = dict(n_per_class=100, n_samples=100, seed=0)
+
+#: The cache version of each sweep's paper-scale records (the sweep's ``version``).
+VERSIONS = {"fig1": 2, "fig2": 2, "fig3": 2, "table1": 3, "qn_starts": 2, "local_optima": 1,
+            "table2_proteins": 4, "table2_kappa0": 2, "qn_cap": 2}
+
+#: The three noise models of Table 1 and Figs. 1-2, in the paper's order of Table 1.
+NOISES = ("uniform", "gaussian", "beta0.5")
+NOISE_NAME = {"gaussian": "Gaussian", "uniform": "uniform", "beta0.5": "Beta(0.5, 0.5)", "beta5": "Beta(5, 5)"}
+
+#: Exactly which solver produced each classifier's numbers (robustpapers.bhadra2010.rsvm, 003 §3).
+ALGORITHM = {
+    "RSVM_QP": "rsvm(method='qp', beta_approx='principal'): svm_dual (LIBSVM's SMO via scikit-learn SVC) on the "
+               "kernel of Theorem 4 (finite-support beta, principal rank-one part)",
+    "RSVM_SOCP": "rsvm(method='socp', beta_approx='psd'): cvxpy/Clarabel SOCP of Theorem 6 on the PSD part of the "
+                 "finite-support beta",
+    "RSVM_QN": "rsvm(method='qn'): DFP quasi-Newton on the square penalty (17) with the finite-support beta itself, "
+               "best of random starts",
+    "RSVMg_QP": "rsvm(method='qp', beta_approx='principal'): svm_dual (LIBSVM's SMO) on the kernel of Theorem 4 "
+                "with the Gaussian beta (sigma^2)",
+    "RSVMg_SOCP": "rsvm(method='socp', beta_approx='psd'): cvxpy/Clarabel SOCP of Theorem 6 on the PSD part of the "
+                  "Gaussian beta",
+    "RSVMg_QN": "rsvm(method='qn'): DFP quasi-Newton on (17) with the Gaussian beta itself, best of random starts",
+    "SVM": "rsvm at kappa = 0 (svm_dual: LIBSVM's SMO via scikit-learn SVC) with the bias rule of 003 §3",
+}
+
+_CACHE = {}
+
+
+def records(experiment, root=None, where=None):
+    """The records of ``results/bhadra2010/<experiment>/`` at the sweep's cache version whose params match
+    ``where`` (read once per process; the cached list is shared, do not modify it)."""
+    key = (str(root), experiment, json.dumps(where, sort_keys=True))
+    if key not in _CACHE:
+        version = VERSIONS[experiment]
+        _CACHE[key] = [r for r in scan(PAPER, experiment, root=root, where=where)
+                       if r.get("provenance", {}).get("version") == version]
+    return _CACHE[key]
+
+
+def label(m):
+    """The paper's name of a classifier (RSVMg_SOCP -> RSVM(g)_SOCP)."""
+    return m.replace("RSVMg_", "RSVM(g)_")
+
+
+def robustness_arrays(recs, metric="RE"):
+    """Records of ``robustness_task`` (Figs. 1-2) as arrays: per noise, ``kappas``, ``datasets`` and
+    ``values[method]`` of shape (data sets, kappas) holding ``<metric>_<method>`` (%); NaN where missing."""
+    import numpy as np
+
+    out = {}
+    for noise in sorted({r["params"]["noise"] for r in recs}):
+        sub = [r for r in recs if r["params"]["noise"] == noise]
+        kappas = sorted({float(r["params"]["kappa"]) for r in sub})
+        datasets = sorted({r["params"]["dataset"] for r in sub})
+        methods = sub[0]["params"]["methods"]
+        values = {m: np.full((len(datasets), len(kappas)), np.nan) for m in methods}
+        for r in sub:
+            d, k = datasets.index(r["params"]["dataset"]), kappas.index(float(r["params"]["kappa"]))
+            for m in methods:
+                values[m][d, k] = r["result"][f"{metric}_{m}"]
+        out[noise] = {"kappas": np.array(kappas), "datasets": datasets, "values": values, "n_tasks": len(sub)}
+    return out

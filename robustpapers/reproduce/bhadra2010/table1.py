@@ -1,0 +1,241 @@
+"""bhadra2010 Table 1: cross-validation accuracy of the six RSVM classifiers and the nominal SVM (003 §5.1.1).
+
+Judged on the paper-scale records of ``table1_task`` (20 synthetic data sets of 2 x 100 points, 3 noise
+models, 5 stratified folds, the paper's grid C in {0.1, 1, 5, 10, 50, 100} x eps in {0.05, ..., 0.45},
+5 QN starts; 300 tasks). Every comparison is paired over the 20 data sets x 5 folds (100 pairs per noise
+model). The grid point of a classifier on a held-out fold is chosen on the other four folds of the same data
+set (lowest mean error of the metric at hand; ties go to the first grid point, C then eps ascending), so no
+hyper-parameter is chosen on the fold that scores it. The paper's own protocol (the best grid point per data
+set on the mean over all five folds, which chooses on the scoring folds) gives the table's cells; they are
+quoted in each claim's note.
+
+Claims, per noise model:
+
+* each robust classifier (both families, RSVM and RSVM^(g), each solver) against the SVM on RobustErr
+  ("in terms of RobustErr, SVM performs very badly"; QP "intermediate", QN "follows closely");
+* each family's SOCP against the SVM on MajErr and NomErr ("either RSVM_SOCP or RSVM^(g)_SOCP perform best
+  in terms of all the error measures");
+* the SVM's RobustErr accuracy against the paper's 5-25 % (a target, ±10 points);
+
+and under Gaussian noise, RSVM^(g) against RSVM for the SOCP and QN solvers ("RSVM^(g) is found to
+perform better than RSVM when the uncertainty is Gaussian"), on RobustErr, where the paper's table shows
+the difference (93.70 vs 84.10).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import ledger
+from . import _common
+from ._common import ALGORITHM, NOISE_NAME, NOISES, PAPER, label
+
+LABEL = "bhadra2010 Table 1"
+EXPERIMENT = "table1"
+
+#: The classifiers in the paper's column order.
+ORDER = ("RSVMg_QP", "RSVMg_SOCP", "RSVMg_QN", "RSVM_QP", "RSVM_SOCP", "RSVM_QN", "SVM")
+METRICS = ("ME", "RE", "NE")
+METRIC_NAME = {"ME": "MajErr", "RE": "RobustErr", "NE": "NomErr"}
+
+#: 003 Table 1 (accuracy %, ME / RE / NE), rows in :data:`ORDER` (the extracted table lost its row labels;
+#: read in the header's order, as the book's Deviations say).
+PAPER_TABLE1 = {
+    "uniform": [(94.60, 52.60, 80.30), (96.15, 93.30, 95.94), (95.55, 92.85, 95.50), (95.30, 74.20, 83.20),
+                (96.60, 95.20, 95.60), (95.60, 94.60, 95.60), (87.70, 18.65, 58.79)],
+    "gaussian": [(95.45, 55.15, 74.27), (96.35, 93.70, 95.18), (95.95, 92.70, 94.92), (94.50, 64.30, 80.45),
+                 (95.60, 84.10, 94.80), (95.70, 84.10, 94.65), (71.95, 24.75, 52.69)],
+    "beta0.5": [(95.20, 47.45, 79.22), (96.15, 91.45, 95.91), (95.60, 91.35, 95.48), (95.35, 75.50, 85.35),
+                (96.20, 94.30, 96.20), (95.95, 93.85, 95.95), (86.75, 5.20, 57.25)],
+}
+
+#: Tolerance of the target claim on the SVM's RobustErr accuracy (points of accuracy).
+SVM_RE_TOL = 10.0
+
+
+def paper_value(noise, clf, metric):
+    """The paper's Table 1 cell (accuracy, %)."""
+    return PAPER_TABLE1[noise][ORDER.index(clf)][METRICS.index(metric)]
+
+
+def records(root=None, scale="paper", seed=0):
+    """The paper-scale records of ``table1_task`` (300 when complete)."""
+    if scale != "paper":
+        raise ValueError(f"the claims rest on the paper-scale records only, got scale={scale!r}")
+    return _common.records(EXPERIMENT, root, where=dict(_common.PAPER_SIZES, seed=seed, n_folds=5, n_starts=5))
+
+
+def _grid(rec, clf):
+    p = rec["params"]
+    eps = [0.0] if clf == "SVM" else p["epss"]
+    return [(float(C), float(e)) for C in p["Cs"] for e in eps]
+
+
+def arrays(recs):
+    """The records as arrays: per noise, ``err[metric][clf]`` of shape (data sets, folds, grid points) in %,
+    ``conv[clf]`` (QN only: the best start converged) and the data set ids; NaN where a task is missing."""
+    if not recs:
+        return {}
+    datasets = sorted({r["params"]["dataset"] for r in recs})
+    n_folds = recs[0]["params"]["n_folds"]
+    out = {}
+    for noise in NOISES:
+        sub = [r for r in recs if r["params"]["noise"] == noise]
+        err = {m: {c: np.full((len(datasets), n_folds, len(_grid(recs[0], c))), np.nan) for c in ORDER}
+               for m in METRICS}
+        conv = {c: np.zeros((len(datasets), n_folds, len(_grid(recs[0], c))), bool) for c in ORDER if "QN" in c}
+        for r in sub:
+            d, k, res = datasets.index(r["params"]["dataset"]), r["params"]["fold"], r["result"]
+            for c in ORDER:
+                for g, (C, e) in enumerate(_grid(r, c)):
+                    for m in METRICS:
+                        err[m][c][d, k, g] = res[f"{m}|{c}|{C}|{e}"]
+                    if c in conv:
+                        conv[c][d, k, g] = bool(res[f"conv|{c}|{C}|{e}"])
+        out[noise] = {"err": err, "conv": conv, "datasets": datasets, "n_tasks": len(sub)}
+    return out
+
+
+def nested(err, conv=None):
+    """Held-out error of each (data set, fold) at the grid point chosen on the other folds of the data set.
+
+    Parameters
+    ----------
+    err : ndarray, shape (data sets, folds, grid points)
+    conv : ndarray of bool, same shape, optional
+        Whether each fit met its certificate.
+
+    Returns
+    -------
+    held_out : ndarray, shape (data sets, folds)
+    certified : ndarray of bool, shape (data sets, folds)
+        Whether the fit at the chosen grid point on the held-out fold met its certificate.
+    """
+    err = np.asarray(err, dtype=float)
+    if err.ndim != 3 or err.shape[1] < 2:
+        raise ValueError(f"err must have shape (data sets, folds >= 2, grid points), got {err.shape}")
+    n_data, n_folds, _ = err.shape
+    rows = np.arange(n_data)
+    held, ok = np.empty((n_data, n_folds)), np.ones((n_data, n_folds), bool)
+    for k in range(n_folds):
+        others = np.delete(err, k, axis=1)
+        # rounded so that equal means tie exactly; argmin takes the first grid point among ties
+        score = np.round(np.nanmean(others, axis=1), 9)
+        score = np.where(np.isnan(score), np.inf, score)
+        g = np.argmin(score, axis=1)
+        held[:, k] = err[rows, k, g]
+        if conv is not None:
+            ok[:, k] = np.asarray(conv)[rows, k, g]
+    return held, ok
+
+
+def paper_protocol(err):
+    """The paper's cell: per data set the lowest fold-mean error over the grid, 100 minus its mean over data sets."""
+    return float(100 - np.nanmean(np.nanmin(np.nanmean(err, axis=1), axis=1)))
+
+
+def _pair(A, noise, metric, better, worse):
+    """Paired accuracy differences ``better - worse`` (= error of worse - error of better) over data sets x folds,
+    with certificates and run counts."""
+    eb, ob = nested(A["err"][metric][better], A["conv"].get(better))
+    ew, ow = nested(A["err"][metric][worse], A["conv"].get(worse))
+    ok = ob & ow
+    out = ledger.paired((ew - eb).ravel(), certified=ok.ravel())
+    out["n_runs"] = int(2 * ok.size)
+    out["n_certified"] = int(ob.sum() + ow.sum())
+    out["rule"] += ("; pairs = data sets x folds; each fold's grid point chosen on the other four folds "
+                    "(lowest mean error, ties to the first grid point)")
+    return out, int((~ok).sum())
+
+
+def _qn_note(A, clfs):
+    notes = []
+    for c in clfs:
+        if c in A["conv"]:
+            conv = A["conv"][c]
+            notes.append(f"{int((~conv).sum())} of {conv.size} {label(c)} fits over the grid did not converge "
+                         "within DFP's cap (the records' conv flags)")
+    return "; ".join(notes)
+
+
+def claims(records):
+    """The claims of Table 1 (see the module docstring)."""
+    A_all = arrays(records)
+    out = []
+    base = dict(paper=PAPER, where="Table 1", artefact=LABEL)
+    n_expected = 100  # 20 data sets x 5 folds per noise model
+    for noise in NOISES:
+        A = A_all.get(noise)
+        name = NOISE_NAME[noise]
+        missing = n_expected - (A["n_tasks"] if A else 0)
+        # each robust classifier against the SVM: RobustErr (all six), MajErr and NomErr (the SOCPs)
+        comps = [(c, "RE") for c in ORDER[:-1]] + [(c, m) for c in ("RSVM_SOCP", "RSVMg_SOCP") for m in ("ME", "NE")]
+        for clf, metric in comps:
+            cid = f"t1-{metric.lower()}-{clf.lower().replace('_', '-')}-vs-svm-{noise}"
+            stmt = (f"{label(clf)} has a higher {METRIC_NAME[metric]} cross-validation accuracy than the nominal SVM "
+                    f"under {name} noise")
+            pv = f"{paper_value(noise, clf, metric):.2f} vs {paper_value(noise, 'SVM', metric):.2f}"
+            if A is None or missing:
+                out.append(ledger.Claim(id=cid, statement=stmt, condition=f"{name} noise, {METRIC_NAME[metric]}",
+                                        paper_value=pv, algorithm=f"{ALGORITHM[clf]}; SVM: {ALGORITHM['SVM']}",
+                                        **base, **ledger.not_run(missing, n_expected)))
+                continue
+            res, n_bad = _pair(A, noise, metric, clf, "SVM")
+            ours = (f"{paper_protocol(A['err'][metric][clf]):.2f} vs "
+                    f"{paper_protocol(A['err'][metric]['SVM']):.2f}")
+            note = (f"Our value: mean paired accuracy difference ({label(clf)} minus SVM, points) over "
+                    f"{len(A['datasets'])} data sets x 5 folds. The paper's protocol (best grid point per data set "
+                    f"on all five folds, averaged over data sets) gives {ours} here against the paper's {pv}.")
+            if "QN" in clf:
+                note += (f" Pairs dropped because the chosen QN fit did not converge: {n_bad}; "
+                         + _qn_note(A, [clf]) + ".")
+            else:
+                note += " The records store no SOCP or LIBSVM status: those runs count as certified."
+            out.append(ledger.Claim(id=cid, statement=stmt, condition=f"{name} noise, {METRIC_NAME[metric]}",
+                                    paper_value=pv, algorithm=f"{ALGORITHM[clf]}; SVM: {ALGORITHM['SVM']}",
+                                    note=note, **base, **res))
+        # the SVM's RobustErr accuracy: a target
+        cid = f"t1-svm-re-level-{noise}"
+        stmt = f"the nominal SVM's RobustErr cross-validation accuracy is very low under {name} noise"
+        goal = paper_value(noise, "SVM", "RE")
+        if A is None or missing:
+            out.append(ledger.Claim(id=cid, statement=stmt, condition=f"{name} noise, RobustErr", paper_value=goal,
+                                    algorithm=ALGORITHM["SVM"], **base, **ledger.not_run(missing, n_expected)))
+        else:
+            e = A["err"]["RE"]["SVM"]
+            res = ledger.target(paper_protocol(e), goal, SVM_RE_TOL, kind="abs", n_runs=int(np.isfinite(e).sum()))
+            res["rule"] += " (±10 points of accuracy; the paper's protocol: best grid point per data set)"
+            at10 = 100 - float(np.nanmean(e[:, :, list(_grid(records[0], "SVM")).index((10.0, 0.0))]))
+            out.append(ledger.Claim(
+                id=cid, statement=stmt, condition=f"{name} noise, RobustErr", paper_value=goal,
+                algorithm=ALGORITHM["SVM"], **base, **res,
+                note=(f"Our value: the paper's protocol (best grid point per data set, averaged over data sets). "
+                      f"With C fixed at 10 (the C of the paper's figures) the SVM's RobustErr accuracy is "
+                      f"{at10:.2f}. The records store no LIBSVM status: those runs count as certified.")))
+    # RSVM^(g) against RSVM under Gaussian noise, per solver
+    A = A_all.get("gaussian")
+    for solver in ("SOCP", "QN"):
+        g, fs = f"RSVMg_{solver}", f"RSVM_{solver}"
+        cid = f"t1-g-beats-fs-gaussian-re-{solver.lower()}"
+        stmt = (f"under Gaussian noise RSVM(g) is better than RSVM: {label(g)} has a higher RobustErr accuracy "
+                f"than {label(fs)}")
+        pv = f"{paper_value('gaussian', g, 'RE'):.2f} vs {paper_value('gaussian', fs, 'RE'):.2f}"
+        algo = f"{ALGORITHM[g]}; {ALGORITHM[fs]}"
+        if A is None or A["n_tasks"] < n_expected:
+            out.append(ledger.Claim(id=cid, statement=stmt, condition="Gaussian noise, RobustErr", paper_value=pv,
+                                    algorithm=algo, **base,
+                                    **ledger.not_run(n_expected - (A["n_tasks"] if A else 0), n_expected)))
+            continue
+        res, n_bad = _pair(A, "gaussian", "RE", g, fs)
+        ours = f"{paper_protocol(A['err']['RE'][g]):.2f} vs {paper_protocol(A['err']['RE'][fs]):.2f}"
+        note = (f"Our value: mean paired accuracy difference ({label(g)} minus {label(fs)}, points) over data sets x "
+                f"folds. The paper's protocol gives {ours} here against the paper's {pv}. Judged on RobustErr, where "
+                "the paper's table shows the difference (its MajErr and NomErr cells differ by under 1 point, and "
+                "its QP pair goes the other way).")
+        if solver == "QN":
+            note += (f" Pairs dropped because a chosen QN fit did not converge: {n_bad}; "
+                     + _qn_note(A, [g, fs]) + ".")
+        else:
+            note += " The records store no SOCP status: those runs count as certified."
+        out.append(ledger.Claim(id=cid, statement=stmt, condition="Gaussian noise, RobustErr", paper_value=pv,
+                                algorithm=algo, note=note, **base, **res))
+    return out
