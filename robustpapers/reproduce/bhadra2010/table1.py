@@ -16,6 +16,8 @@ Claims, per noise model:
 * each family's SOCP against the SVM on MajErr and NomErr ("either RSVM_SOCP or RSVM^(g)_SOCP perform best
   in terms of all the error measures");
 * the SVM's RobustErr accuracy against the paper's 5-25 % (a target, ±10 points);
+* within each family, QN follows the SOCP closely (RobustErr accuracy difference inside ±2 points, twice the
+  paper's largest gap) and QP is "intermediate" (below the SOCP);
 
 and under Gaussian noise, RSVM^(g) against RSVM for the SOCP and QN solvers ("RSVM^(g) is found to
 perform better than RSVM when the uncertainty is Gaussian"), on RobustErr, where the paper's table shows
@@ -50,6 +52,8 @@ PAPER_TABLE1 = {
 
 #: Tolerance of the target claim on the SVM's RobustErr accuracy (points of accuracy).
 SVM_RE_TOL = 10.0
+#: Margin of "QN follows the SOCP closely" (points of accuracy): twice the paper's largest QN-SOCP gap (1.0).
+CLOSE_MARGIN = 2.0
 
 
 def paper_value(noise, clf, metric):
@@ -133,13 +137,17 @@ def paper_protocol(err):
     return float(100 - np.nanmean(np.nanmin(np.nanmean(err, axis=1), axis=1)))
 
 
-def _pair(A, noise, metric, better, worse):
+def _pair(A, noise, metric, better, worse, margin=None):
     """Paired accuracy differences ``better - worse`` (= error of worse - error of better) over data sets x folds,
-    with certificates and run counts."""
+    with certificates and run counts; judged by :func:`ledger.paired`, or by :func:`ledger.equivalent` with
+    ``margin``."""
     eb, ob = nested(A["err"][metric][better], A["conv"].get(better))
     ew, ow = nested(A["err"][metric][worse], A["conv"].get(worse))
     ok = ob & ow
-    out = ledger.paired((ew - eb).ravel(), certified=ok.ravel())
+    if margin is None:
+        out = ledger.paired((ew - eb).ravel(), certified=ok.ravel())
+    else:
+        out = ledger.equivalent((ew - eb).ravel(), margin, certified=ok.ravel())
     out["n_runs"] = int(2 * ok.size)
     out["n_certified"] = int(ob.sum() + ow.sum())
     out["rule"] += ("; pairs = data sets x folds; each fold's grid point chosen on the other four folds "
@@ -211,6 +219,39 @@ def claims(records):
                 note=(f"Our value: the paper's protocol (best grid point per data set, averaged over data sets). "
                       f"With C fixed at 10 (the C of the paper's figures) the SVM's RobustErr accuracy is "
                       f"{at10:.2f}. The records store no LIBSVM status: those runs count as certified.")))
+    # within each family: QN follows the SOCP closely (RobustErr), QP is intermediate (below the SOCP)
+    for noise in NOISES:
+        A, name = A_all.get(noise), NOISE_NAME[noise]
+        for fam in ("RSVM", "RSVMg"):
+            socp, qn, qp = f"{fam}_SOCP", f"{fam}_QN", f"{fam}_QP"
+            specs = [
+                (f"t1-re-{fam.lower()}-qn-close-to-socp-{noise}", qn, socp, CLOSE_MARGIN,
+                 f"{label(qn)} follows {label(socp)} closely in RobustErr accuracy under {name} noise",
+                 f"{paper_value(noise, qn, 'RE'):.2f} vs {paper_value(noise, socp, 'RE'):.2f}"),
+                (f"t1-re-{fam.lower()}-qp-below-socp-{noise}", socp, qp, None,
+                 f"{label(qp)} is intermediate: a lower RobustErr accuracy than {label(socp)} under {name} noise",
+                 f"{paper_value(noise, qp, 'RE'):.2f} vs {paper_value(noise, socp, 'RE'):.2f}"),
+            ]
+            for cid, a, b, margin, stmt, pv in specs:
+                algo = f"{ALGORITHM[a]}; {ALGORITHM[b]}"
+                cond = f"{name} noise, RobustErr"
+                if A is None or A["n_tasks"] < n_expected:
+                    out.append(ledger.Claim(id=cid, statement=stmt, condition=cond, paper_value=pv, algorithm=algo,
+                                            **base, **ledger.not_run(n_expected - (A["n_tasks"] if A else 0),
+                                                                     n_expected)))
+                    continue
+                res, n_bad = _pair(A, noise, "RE", a, b, margin=margin)
+                ours = f"{paper_protocol(A['err']['RE'][a]):.2f} vs {paper_protocol(A['err']['RE'][b]):.2f}"
+                note = (f"Our value: mean paired accuracy difference ({label(a)} minus {label(b)}, points) over data "
+                        f"sets x folds. The paper's protocol gives {ours} here against the paper's {pv}.")
+                if margin is not None:
+                    note += (f" The margin ±{margin:g} is twice the paper's largest QN-SOCP gap in Table 1; the paper "
+                             "explains QN's lag by local optima (see the §3 claims).")
+                note += (f" Pairs dropped because the chosen QN fit did not converge: {n_bad}; "
+                         + _qn_note(A, [qn]) + ".") if "QN" in a + b else \
+                    " The records store no SOCP or LIBSVM status: those runs count as certified."
+                out.append(ledger.Claim(id=cid, statement=stmt, condition=cond, paper_value=pv, algorithm=algo,
+                                        note=note, **base, **res))
     # RSVM^(g) against RSVM under Gaussian noise, per solver
     A = A_all.get("gaussian")
     for solver in ("SOCP", "QN"):
