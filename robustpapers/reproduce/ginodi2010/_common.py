@@ -74,3 +74,13 @@ def join(*parts):
 def finite_or_none(v):
     v = None if v is None else float(v)
     return v if v is not None and np.isfinite(v) else None
+
+
+def paper_name(condition):
+    """The thesis's name of a data set from this book's condition.
+
+    "digits 3 vs 5 (MNIST for USPS)" becomes "USPS 3 vs 5"; other names are unchanged.
+    """
+    if condition.endswith(" (MNIST for USPS)"):
+        return "USPS" + condition[len("digits"):-len(" (MNIST for USPS)")]
+    return condition

@@ -9,7 +9,7 @@ gradient norm is below 1e-5.
 from __future__ import annotations
 
 from ..ledger import target
-from ._common import GRAD_TOL, join, make, records_of
+from ._common import PAPER, GRAD_TOL, join, make, records_of
 
 LABEL = "ginodi2010 Algorithm 1"
 EXPERIMENT = "sgd_vs_lbfgs"

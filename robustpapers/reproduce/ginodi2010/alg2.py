@@ -58,7 +58,8 @@ def _linear_claim():
     err, gap = linear_kernel_error()
     r = target(max(err, gap), 1e-10, 0.0, kind="at_most")
     r["rule"] = "largest relative difference of the iterates (and of the maintained norm) at most 1e-10"
-    return make(LABEL, id="alg2-linear-kernel-is-guru", where="Thm. 1.2 (ch. 4), Algorithm 2", condition="toy (a) data (200 points)",
+    return make(LABEL, id="alg2-linear-kernel-is-guru", where="Thm. 1.2 (ch. 4), Algorithm 2",
+                condition="toy (a) data (200 points)",
                 statement=("GURU's iterates stay in the span of the training points (representer result), so "
                            "KEN-GURU with the linear kernel is GURU."), paper_value="exact",
                 algorithm="ken_guru(X X', norm_update='o1') against guru_sgd, η0 = 0.5, σ = 1, 10 epochs",

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from ..ledger import target
-from ._common import join, make, records_of
+from ._common import PAPER, join, make, records_of
 
 LABEL = "ginodi2010 appendix A"
 #: The paper-scale radii of the page: np.round(np.linspace(0, 1.5, 16), 3).
@@ -65,13 +65,15 @@ def claims(records):
                    if c and o]
             r = target(max(abs(e) for e in exc) if exc else None, tol, 0.0, kind="at_most", n_runs=sum(conv),
                        n_certified=sum(c and o for c, o in zip(conv, ok)))
-            r["rule"] = f"largest relative difference of a converged alternation from the convex optimum at most {tol:g}"
+            r["rule"] = (f"largest relative difference of a converged alternation from the convex optimum at most "
+                         f"{tol:g}")
             out.append(make(LABEL, id=f"appa-{kind}-fixed-point-{p}", where=("Thm. 2.1 (app. A), (A.5)"
                                                                                if kind == "asvc" else "(A.8)"),
                             condition=NAMES[p],
                             statement=("The worst displacement is −δ y w/‖w‖, so a converged ASVC minimises the "
                                        "robust objective (A.5)." if kind == "asvc" else
-                                       "A converged multiclass alternation minimises the multiclass robust loss (A.8)."),
+                                       "A converged multiclass alternation minimises the multiclass robust loss "
+                                       "(A.8)."),
                             paper_value="optimal", algorithm=alg,
                             note=join(f"Value: over the {len(exc)} converged radii.",
                                       "The cvxpy status is not stored; counted as certified." if ok_key is None else

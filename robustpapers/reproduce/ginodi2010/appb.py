@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import target
-from ._common import make
+from ._common import PAPER, make
 
 LABEL = "ginodi2010 appendix B"
 ALGORITHM = "robust_hinge_loss_diagonal, diagonal_adversary against scipy.integrate.quad"

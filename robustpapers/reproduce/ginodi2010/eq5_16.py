@@ -1,8 +1,9 @@
 """ginodi2010 (5.15)–(5.16): with two classes the multiclass robust loss is the binary one.
 
 Checked when the ledger is built (no records; the chapter's page makes the same check on toy (a),
-σ = 0.7; here on 200 points drawn by ``toy_gaussian``): the loss (5.14) with C = 2 equals (2.16) for w = w₊ − w₋, and M-GURU with step η0 follows
-GURU with step 2η0 update by update (5 epochs, same sample order).
+σ = 0.7; here on 200 points drawn by ``toy_gaussian``): the loss (5.14) with C = 2 equals (2.16)
+for w = w₊ − w₋, and M-GURU with step η0 follows GURU with step 2η0 update by update (5 epochs,
+same sample order).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import warnings
 import numpy as np
 
 from ..ledger import target
-from ._common import make
+from ._common import PAPER, make
 
 LABEL = "ginodi2010 (5.15)–(5.16)"
 ALGORITHM = "multi_robust_loss against robust_hinge_loss; m_guru (η0 = 0.25) against guru_sgd (η0 = 0.5)"
@@ -44,7 +45,8 @@ def claims(records):
     loss_err, run_err = check()
     r = target(max(loss_err, run_err), 1e-10, 0.0, kind="at_most")
     r["rule"] = "largest loss difference and relative difference of the SGD iterates at most 1e-10"
-    return [make(LABEL, id="eq5_16-two-classes", where="(5.15)–(5.16)", condition="toy (a) data (200 points), σ = 0.7",
+    return [make(LABEL, id="eq5_16-two-classes", where="(5.15)–(5.16)",
+                 condition="toy (a) data (200 points), σ = 0.7",
                  statement="For two classes the multiclass robust loss equals the binary robust loss of w₊ − w₋.",
                  paper_value="exact", algorithm=ALGORITHM,
                  note=(f"A numerical check computed when the ledger is built (no records). Loss difference "

@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import paired
-from ._common import PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, join, make, records_of
+from ._common import PAPER, PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, join, make, paper_name, records_of
 
 LABEL = "ginodi2010 Fig. 2.5"
 EXPERIMENT = "noise"
 PROBLEMS = ("toy_a", "toy_b")
-NAMES = {"toy_a": "toy (a)", "toy_b": "toy (b)", "digits_3v5": "USPS 3 vs 5", "digits_5v8": "USPS 5 vs 8",
-         "digits_7v9": "USPS 7 vs 9"}
+NAMES = {"toy_a": "toy (a)", "toy_b": "toy (b)", "digits_3v5": "digits 3 vs 5 (MNIST for USPS)",
+         "digits_5v8": "digits 5 vs 8 (MNIST for USPS)", "digits_7v9": "digits 7 vs 9 (MNIST for USPS)"}
 ALGORITHM = ("GURU: guru_lbfgs (L-BFGS on (2.22) with a bias, σ chosen on the noisy validation set) vs "
              "linear SVM: scikit-learn SVC(kernel='linear') (C chosen on the noisy validation set)")
 NO_CERT = ("The records store no certificate; L-BFGS (GURU) and LIBSVM (SVM) runs are counted as certified.")
@@ -50,13 +50,14 @@ def noise_claims(recs, label, where, problems, statement, paper_value, extra_not
         adv = advantages(recs, p)
         if not adv:
             out.append(make(label, id=f"{prefix}-{p}", where=where,
-                            condition=NAMES[p], statement=statement.format(NAMES[p]), verdict="inconclusive",
+                            condition=NAMES[p], statement=statement.format(paper_name(NAMES[p])),
+                            verdict="inconclusive",
                             paper_value=paper_value, algorithm=ALGORITHM, note="no paper-scale records"))
             continue
         rule = paired(adv, direction=1, runs_per_pair=2)
         levels = next(r for r in recs if r["params"]["problem"] == p)["params"]["noise_levels"]
         out.append(make(label, id=f"{prefix}-{p}", where=where,
-                        condition=NAMES[p], statement=statement.format(NAMES[p]), paper_value=paper_value,
+                        condition=NAMES[p], statement=statement.format(paper_name(NAMES[p])), paper_value=paper_value,
                         algorithm=ALGORITHM,
                         note=join(f"Value: GURU − SVM test accuracy in points, averaged over the noise levels "
                                   f"{levels}; paired over {len(adv)} repetitions.", extra_note, NO_CERT), **rule))

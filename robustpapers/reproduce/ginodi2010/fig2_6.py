@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import combine, target
-from ._common import join, make, records_of
+from ._common import PAPER, join, make, records_of
 
 LABEL = "ginodi2010 Fig. 2.6"
 EXPERIMENT = "adversary_digits"
@@ -57,4 +57,5 @@ def claims(records):
                       "samples on the other class's side > 0; combined",
                  note=join(f"Value: share of the noisy samples on the other side ({share:.2f}); largest deviation "
                            f"from ŵ {dev:.1e}.", "The record stores no gradient norm of the L-BFGS classifier; "
-                           "counted as certified (the claim is about the adversary's geometry, which holds for any w)."))]
+                           "counted as certified (the claim is about the adversary's geometry, which holds for "
+                           "any w)."))]

@@ -8,7 +8,7 @@ and the split is the same in every repetition: only the noise is redrawn.
 """
 from __future__ import annotations
 
-from ._common import PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, records_of
+from ._common import PAPER, PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, records_of
 from .fig2_5 import noise_claims
 
 LABEL = "ginodi2010 Fig. 2.7"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import target
-from ._common import PAPER_LOG2_SIGMAS, join, make, records_of
+from ._common import PAPER, PAPER_LOG2_SIGMAS, join, make, records_of
 
 LABEL = "ginodi2010 Fig. 3.1"
 EXPERIMENT = "norm_vs_sigma"

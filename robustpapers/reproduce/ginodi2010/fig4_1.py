@@ -10,7 +10,7 @@ and the records store no objective gap, so no run is certified and the verdict i
 from __future__ import annotations
 
 from ..ledger import combine, target
-from ._common import join, make, records_of
+from ._common import PAPER, join, make, records_of
 
 LABEL = "ginodi2010 Fig. 4.1"
 EXPERIMENT = "radial"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import combine, target
-from ._common import join, make, records_of
+from ._common import PAPER, join, make, records_of
 
 LABEL = "ginodi2010 Fig. 5.2"
 EXPERIMENT = "fig_5_2"

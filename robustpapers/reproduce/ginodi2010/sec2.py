@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import target
-from ._common import make
+from ._common import PAPER, make
 
 LABEL = "ginodi2010 §2.2–2.3"
 ALGORITHM = "robust_hinge_loss, smooth_hinge (closed forms) against scipy.integrate.quad and finite differences"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ledger import target
-from ._common import join, make, records_of
+from ._common import PAPER, join, make, records_of
 
 LABEL = "ginodi2010 chapter 3"
 EXPERIMENT = "duality"
