@@ -42,7 +42,7 @@ def _source(stem, root):
 
 
 def notebook_parameters(stem, root=None):
-    """Default values of the notebook's ``parameters`` cell as a dict."""
+    """Default values of the notebook's ``parameters`` cell as a dict (empty for a page without one)."""
     import jupytext
 
     root = Path(root) if root else repo_root()
@@ -54,7 +54,7 @@ def notebook_parameters(stem, root=None):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     params[node.targets[0].id] = ast.literal_eval(node.value)
             return params
-    raise ValueError(f"notebook {stem!r} has no cell tagged 'parameters'")
+    return {}  # a page without parameters (it recomputes nothing, e.g. the ledger of all claims)
 
 
 def _coerce(value, default):
