@@ -219,3 +219,10 @@ def test_sec3_recomputed(claims):
     assert f"{max(spread):.1e}" in c.note
     two = sum(r["result"]["n_optima"] >= 2 for r in recs["local_optima"])
     assert claims["s3-local-optima-exist"].our_value == two
+
+
+def test_claims_without_records(tmp_path):
+    """With an empty results cache every claim is still produced, inconclusive, resting on no runs."""
+    cs = all_claims("bhadra2010", root=tmp_path)
+    assert len(cs) == len(all_claims("bhadra2010"))
+    assert all(c.verdict == "inconclusive" and c.n_runs == 0 for c in cs)
