@@ -176,13 +176,18 @@ def test_provenance_names_the_commit_imported_not_a_later_head(tmp_path, monkeyp
     import re
     import subprocess
 
-    import robustpapers.runner as runner
+    import robustpapers.reproduce.engine as runner
 
     stamp = runner._IMPORT_COMMIT
     assert stamp == "unknown" or re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", stamp)
 
+    checkout = str(runner._PACKAGE_DIR.parent)
+
     def later_head(cmd, **kwargs):  # what git would say after a new commit, in a clean checkout
-        out = "f" * 40 + "\n" if cmd[1] == "rev-parse" else ""
+        if cmd[1:] == ["rev-parse", "--show-toplevel"]:
+            out = checkout + "\n"
+        else:
+            out = "f" * 40 + "\n" if cmd[1] == "rev-parse" else ""
         return subprocess.CompletedProcess(cmd, 0, stdout=out, stderr="")
 
     monkeypatch.setattr(runner.subprocess, "run", later_head)
