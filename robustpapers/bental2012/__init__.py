@@ -37,6 +37,6 @@ __all__ += ["USSVMClassifier", "evaluate_prediction_rules", "nominal_decision", 
 from .chance import chance_fss, chance_objective, chance_socp, project_orthant_ellipsoid
 
 __all__ += ["chance_fss", "chance_objective", "chance_socp", "project_orthant_ellipsoid"]
-from .rsvm_baseline import rsvm_beta_from_kernels, rsvm_kappa, rsvm_on_kernel_set
+from .rsvm_baseline import rsvm_beta_from_kernels, rsvm_kappa
 
-__all__ += ["rsvm_beta_from_kernels", "rsvm_kappa", "rsvm_on_kernel_set"]
+__all__ += ["rsvm_beta_from_kernels", "rsvm_kappa"]

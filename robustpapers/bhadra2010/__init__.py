@@ -1,5 +1,5 @@
 """bhadra2010: chance-constrained SVM for uncertain kernel entries (RSVM; Bhadra et al., ICML 2010)."""
-from .uncertainty import (
+from ..core.uncertainty import (
     beta_from_kernel_support, beta_from_sigma, beta_from_support, check_eps, finite_support_gamma, gamma_certificate,
     gamma_inequality, kappa_finite_support, kappa_from_eps, kappa_gaussian,
 )

@@ -8,7 +8,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import check_finite_array, prediction_errors
 from .solvers import rsvm, rsvm_decision_function
-from .uncertainty import beta_from_sigma, beta_from_support, check_eps, kappa_from_eps
+from ..core.uncertainty import beta_from_sigma, beta_from_support, check_eps, kappa_from_eps
 
 __all__ = ["RSVMClassifier"]
 

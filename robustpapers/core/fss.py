@@ -12,7 +12,7 @@ Lipschitz gradient (A.2). It runs Mirror-Prox (Nemirovski 2004) in stages; stage
 
 This implementation uses Euclidean distance-generating functions on both blocks,
 :math:`\\omega_X = \\tfrac12\\|x\\|_2^2` and :math:`\\omega_{\\mathcal Y} = \\tfrac12\\|y\\|_2^2`
-(the choice of 000 §5.3), so every prox step (17) is a Euclidean projection
+(the choice of bental2012 §5.3), so every prox step (17) is a Euclidean projection
 (Proposition 3, eq. (21)); the problem supplies the two projections.
 """
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _check_resume(resume, identity, ybar0):
 
 @dataclass
 class SaddlePointProblem:
-    """A saddle-point problem :math:`\\min_{x\\in X}\\max_{y\\in Y}\\phi(x,y)` in the form FSS needs (000 §5.1).
+    """A saddle-point problem :math:`\\min_{x\\in X}\\max_{y\\in Y}\\phi(x,y)` in the form FSS needs (bental2012 §5.1).
 
     Attributes
     ----------
@@ -120,7 +120,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
                check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5, step_max=1e3,
                x_cert=None, recenter_x=False, checkpoint=None, checkpoint_every=600.0, resume=None,
                callback=None, verbose=False):
-    r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (000 §5.2).
+    r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (bental2012 §5.2).
 
     .. math::
 

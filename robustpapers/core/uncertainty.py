@@ -1,8 +1,11 @@
-r"""The uncertainty description of bhadra2010: gamma(mu), kappa and beta.
+r"""Safe approximations of a chance constraint on uncertain kernel entries: gamma(mu), kappa and beta.
+
+General (not one paper's): bhadra2010's RSVM and bental2012's RSVM baseline (bental2012 eq. (7) and
+Theorem 1) both use them; ``robustpapers.bhadra2010`` re-exports every name.
 
 For independent, zero-mean kernel noise :math:`Z_{ij}` the chance constraint
-(003 eqs. 2-3) is implied by the deterministic constraint of 003 eq. (15) /
-000 eq. (7),
+(bhadra2010 eqs. 2-3) is implied by the deterministic constraint of bhadra2010 eq. (15) /
+bental2012 eq. (7),
 
 .. math::
 
@@ -10,18 +13,18 @@ For independent, zero-mean kernel noise :math:`Z_{ij}` the chance constraint
 
 with
 
-* Gaussian entries :math:`Z_{ij}\sim N(0,\sigma_{ij}^2)` (003 Lemma 1, Theorem 1):
+* Gaussian entries :math:`Z_{ij}\sim N(0,\sigma_{ij}^2)` (bhadra2010 Lemma 1, Theorem 1):
   :math:`\kappa=-\Phi^{-1}(\epsilon)`, :math:`\beta_{ij}=\sigma_{ij}^2`;
-* finite support :math:`a_{ij}\le Z_{ij}\le b_{ij}` (003 Theorems 2-3, 000 Theorem 1):
+* finite support :math:`a_{ij}\le Z_{ij}\le b_{ij}` (bhadra2010 Theorems 2-3, bental2012 Theorem 1):
   :math:`\kappa=\sqrt{2\log(1/\epsilon)}`, :math:`\beta_{ij}=(l_{ij}\gamma_{ij})^2` with
-  :math:`l=(b-a)/2`, :math:`c=(b+a)/2`, :math:`\mu=-c/l` and :math:`\gamma(\mu)` of 003 eq. (9).
+  :math:`l=(b-a)/2`, :math:`c=(b+a)/2`, :math:`\mu=-c/l` and :math:`\gamma(\mu)` of bhadra2010 eq. (9).
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy.special import ndtri
 
-from ..core import check_finite_array, check_nonnegative
+from .validation import check_finite_array, check_nonnegative
 
 __all__ = [
     "finite_support_gamma", "gamma_inequality", "gamma_certificate",
@@ -48,7 +51,7 @@ def _log_cosh_mu_sinh(z, mu):
 
 
 def gamma_inequality(s, mu, z):
-    r"""The function of 003 eq. (9) whose non-negativity for all ``z`` defines gamma.
+    r"""The function of bhadra2010 eq. (9) whose non-negativity for all ``z`` defines gamma.
 
     .. math::
 
@@ -109,7 +112,7 @@ def _gamma_sq_unique(mu, n_grid=161, n_refine=50, chunk=2048):
 
 
 def finite_support_gamma(mu):
-    r"""gamma(mu) of 003 eq. (9) (000 Theorem 1), computed numerically.
+    r"""gamma(mu) of bhadra2010 eq. (9) (bental2012 Theorem 1), computed numerically.
 
     .. math::
 
@@ -175,7 +178,7 @@ def gamma_certificate(mu, gamma=None, z=None):
 
 
 def check_eps(eps):
-    """Validate the chance-constraint level: 0 < eps < 0.5 (003 eq. 3)."""
+    """Validate the chance-constraint level: 0 < eps < 0.5 (bhadra2010 eq. 3)."""
     try:
         eps = float(eps)
     except (TypeError, ValueError):
@@ -186,7 +189,7 @@ def check_eps(eps):
 
 
 def kappa_gaussian(eps):
-    r"""kappa = :math:`-\Phi^{-1}(\epsilon)` for Gaussian noise (003 Theorem 1, eq. 7).
+    r"""kappa = :math:`-\Phi^{-1}(\epsilon)` for Gaussian noise (bhadra2010 Theorem 1, eq. 7).
 
     >>> round(kappa_gaussian(0.05), 4)
     1.6449
@@ -195,7 +198,7 @@ def kappa_gaussian(eps):
 
 
 def kappa_finite_support(eps):
-    r"""kappa = :math:`\sqrt{2\log(1/\epsilon)}` for finite-support noise (003 Theorem 3).
+    r"""kappa = :math:`\sqrt{2\log(1/\epsilon)}` for finite-support noise (bhadra2010 Theorem 3).
 
     >>> round(kappa_finite_support(0.05), 4)
     2.4477
@@ -213,7 +216,7 @@ def kappa_from_eps(eps, noise):
 
 
 def beta_from_sigma(sigma):
-    r"""beta = :math:`\sigma\circ\sigma` for Gaussian noise of standard deviations ``sigma`` (003 Theorem 1).
+    r"""beta = :math:`\sigma\circ\sigma` for Gaussian noise of standard deviations ``sigma`` (bhadra2010 Theorem 1).
 
     >>> beta_from_sigma([[1.0, 2.0], [2.0, 1.0]]).tolist()
     [[1.0, 4.0], [4.0, 1.0]]
@@ -225,7 +228,7 @@ def beta_from_sigma(sigma):
 
 
 def beta_from_support(a, b):
-    r"""beta = :math:`(l\gamma(\mu))^2` for zero-mean noise supported on [a, b] (003 Theorem 3).
+    r"""beta = :math:`(l\gamma(\mu))^2` for zero-mean noise supported on [a, b] (bhadra2010 Theorem 3).
 
     .. math::
 
@@ -253,7 +256,7 @@ def beta_from_support(a, b):
 
 
 def beta_from_kernel_support(K_bar, a, b, spread_tol=1e-12):
-    r"""beta of a kernel matrix known through its mean and element-wise support (003 Theorem 3, 000 §7.1.2).
+    r"""beta of a kernel matrix known through its mean and element-wise support (bhadra2010 Theorem 3, bental2012 §7.1.2).
 
     The noise :math:`Z_{ij} = K_{ij} - \overline K_{ij}` lies in
     :math:`[a_{ij} - \overline K_{ij},\ b_{ij} - \overline K_{ij}] \ni 0`, so by :func:`beta_from_support`
