@@ -1,0 +1,262 @@
+"""bental2012's claims ledger on the committed records: well formed, and spot-checked against the raw records.
+
+Each artefact has checks that recompute one of its numbers from the JSON records directly (not through the
+artefact module's own helpers) and compare it with the claim.
+"""
+import glob
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from robustpapers.reproduce import VERDICTS, all_claims
+from robustpapers.reproduce.engine import results_root
+
+RESULTS = results_root() / "bental2012"
+DISTS = {"gaussian": "dg", "uniform": "du", "beta": "db"}
+
+
+def raw(experiment, **where):
+    """The records of one experiment whose params contain ``where`` (read directly from the JSON files)."""
+    out = []
+    for path in sorted(glob.glob(str(RESULTS / experiment / "*.json"))):
+        rec = json.loads(Path(path).read_text())
+        if all(rec["params"].get(k) == v for k, v in where.items()):
+            out.append(rec)
+    return out
+
+
+@pytest.fixture(scope="module")
+def claims():
+    return {c.id: c for c in all_claims("bental2012")}
+
+
+def test_claims_are_well_formed(claims):
+    assert len(claims) >= 60
+    for c in claims.values():
+        assert c.paper == "bental2012" and c.verdict in VERDICTS
+        assert 0 <= c.n_certified <= c.n_runs
+        assert c.statement and c.where and c.artefact.startswith("bental2012 ")
+        if c.verdict != "not testable here":
+            assert c.rule, c.id
+            assert c.algorithm, c.id
+        if c.interval is not None and isinstance(c.our_value, float) and "t-interval" in c.rule:
+            lo, hi = c.interval  # a paired or equivalence rule: the interval is around our value
+            assert lo - 1e-12 <= c.our_value <= hi + 1e-12, c.id
+
+
+def test_every_artefact_has_claims(claims):
+    labels = {c.artefact for c in claims.values()}
+    for name in ("§6", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5", "Fig. 6", "§7.5", "Table 2", "Fig. 7", "Table 3"):
+        assert f"bental2012 {name}" in labels
+
+
+# --- §6 ------------------------------------------------------------------------------------------------------------
+
+def test_sec6_nominal_not_robust_from_raw(claims):
+    recs = raw("prediction_rules", n_folds=10, L=50)
+    re = defaultdict(dict)
+    for r in recs:
+        re[r["params"]["kappa"]][r["params"]["fold"]] = r["result"]["RE"]
+    kmax = max(re)
+    diffs = [re[kmax][f] - re[0.0][f] for f in range(10)]
+    c = claims["sec6-nominal-not-robust"]
+    assert c.our_value == pytest.approx(np.mean(diffs)) and c.verdict == "reproduced"
+
+
+def test_sec6_rules_agree_at_kappa0_from_raw(claims):
+    zero = [r["result"] for r in raw("prediction_rules", n_folds=10, L=50, kappa=0.0)]
+    assert len(zero) == 10 == claims["sec6-kappa0-rules-agree"].n_runs
+    dev = max(max(abs(z["NE"] - z["ME"]), abs(z["NE"] - z["RE"])) for z in zero)
+    assert claims["sec6-kappa0-rules-agree"].our_value == pytest.approx(dev, abs=0)
+
+
+# --- Fig. 2 --------------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fig2_raw():
+    return raw("fig2_robustness", N=250, L=200, fss_step="backtracking")
+
+
+def test_fig2_is_judged_per_distribution(claims):
+    for m in ("socp", "mn"):
+        conds = {claims[f"fig2-re-{m}-below-svm-{t}"].condition for t in DISTS.values()}
+        assert conds == {"D_G", "D_U", "D_B"}
+
+
+def test_fig2_gaussian_difference_from_raw(claims, fig2_raw):
+    blocks = defaultdict(list)
+    for r in fig2_raw:
+        p, x = r["params"], r["result"]
+        if p["distribution"] == "gaussian" and p["kappa"] > 0:
+            blocks[(p["dataset_index"], p["fold"])].append(x["socp_RE"] - x["svm_RE"])
+    assert len(blocks) == 50
+    mean = np.mean([np.mean(v) for v in blocks.values()])
+    c = claims["fig2-re-socp-below-svm-dg"]
+    assert c.our_value == pytest.approx(mean) and c.n_runs == 50 * 24
+
+
+def test_fig2_names_the_alternating_method(claims, fig2_raw):
+    assert len(fig2_raw) == 1950 and all(r["result"]["mn_nit"] == 0 for r in fig2_raw)
+    for t in DISTS.values():
+        c = claims[f"fig2-re-mn-below-svm-{t}"]
+        assert c.algorithm.startswith("alternating method") and "0 FSS steps" in c.note
+    rel = max(abs(r["result"]["mn_objective"] - r["result"]["socp_objective"]) / abs(r["result"]["socp_objective"])
+              for r in fig2_raw)
+    assert claims["fig2-mn-socp-same-optimum"].our_value == pytest.approx(rel)
+
+
+# --- Figs. 3-4 -----------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fig3_raw():
+    return raw("fig3_cv", N=250, L=200, rsvm_starts=100)
+
+
+def _nested(recs, dist, method, meas):
+    """{(data set, fold): accuracy at the C with the best mean accuracy on the other folds} (no RSVM)."""
+    acc = defaultdict(dict)
+    for r in recs:
+        p = r["params"]
+        if p["distribution"] == dist:
+            acc[(p["dataset_index"], p["fold"])][p["C"]] = 100 * (1 - r["result"][f"{method}_{meas}"])
+    out = {}
+    for (ds, fold), row in acc.items():
+        others = [f for (d, f) in acc if d == ds and f != fold]
+        Cs = sorted(row)
+        score = {C: round(np.mean([acc[(ds, f)][C] for f in others]), 9) for C in Cs}
+        best = max(Cs, key=lambda C: (score[C], -Cs.index(C)))
+        out[(ds, fold)] = row[best]
+    return out
+
+
+def test_fig3_robust_vs_svm_gaussian_from_raw(claims, fig3_raw):
+    a, b = _nested(fig3_raw, "gaussian", "socp", "RE"), _nested(fig3_raw, "gaussian", "svm", "RE")
+    diffs = [a[k] - b[k] for k in a]
+    assert len(diffs) == 50
+    assert claims["fig3-re-socp-beats-svm-dg"].our_value == pytest.approx(np.mean(diffs))
+
+
+def test_fig3_ne_of_the_svm_from_raw(claims, fig3_raw):
+    ne = _nested(fig3_raw, "uniform", "svm", "NE")
+    assert claims["fig3-ne-90-svm-du"].our_value == pytest.approx(np.mean(list(ne.values())))
+
+
+def test_fig4_time_ratio_from_raw(claims, fig3_raw):
+    blocks = defaultdict(list)
+    for r in fig3_raw:
+        p, x = r["params"], r["result"]
+        blocks[(p["distribution"], p["dataset_index"], p["fold"])].append(math.log10(x["socp_time"] / x["mn_time"]))
+    gm = 10 ** np.mean([np.mean(v) for v in blocks.values()])
+    c = claims["fig4-mn-10x-faster-than-socp"]
+    assert c.our_value == pytest.approx(gm) and c.algorithm.startswith("alternating method")
+
+
+def test_fig4_benchmark_ratio_from_raw(claims):
+    rows = {r["method"]: r for r in json.loads((RESULTS / "benchmarks" / "cv_times.json").read_text())["rows"]}
+    ratio = rows["USSVM_SOCP"]["cpu_time"] / rows["USSVM_MN"]["cpu_time"]
+    c = claims["fig4-mn-10x-faster-than-socp-bench-fss-tuned"]
+    assert c.our_value == pytest.approx(ratio) and c.algorithm.startswith("FSS as tuned here")
+
+
+# --- Fig. 5 --------------------------------------------------------------------------------------------------------
+
+def test_fig5_slope_n50_from_raw(claims):
+    (rec,) = raw("fig5_convergence", N=50, step="fixed", max_iter=2_000_000)
+    r = rec["result"]
+    M, gap = np.array(r["M"][:-1], float), np.array(r["gap"][:-1], float)  # the budget cut the last stage
+    s = r["s_star"]
+    slope = np.polyfit(np.log10(M[s:]), np.log10(gap[s:]), 1)[0]
+    c = claims["fig5-slope-n50"]
+    assert c.our_value == pytest.approx(slope) and c.verdict == ("reproduced" if slope <= -2 else "not reproduced")
+    assert c.algorithm.startswith("FSS as tuned here")
+    assert claims["fig5-fss-as-printed"].verdict == "not testable here"
+
+
+def test_fig5_n500_did_not_reach_the_regime(claims):
+    (rec,) = raw("fig5_convergence", N=500, step="fixed", max_iter=2_000_000)
+    r = rec["result"]
+    assert len(r["M"]) - 1 - r["s_star"] < 2  # fewer than two finished stages from s* on
+    assert claims["fig5-slope-n500"].verdict == "inconclusive"
+
+
+# --- Fig. 6 and §7.5 -----------------------------------------------------------------------------------------------
+
+def test_fig6_exponents_from_raw(claims):
+    t = {}
+    for r in raw("fig6_scaling", L=10, socp_time_limit=3600.0):
+        x = r["result"]
+        if not x["censored"]:
+            t[(r["params"]["method"], r["params"]["N"])] = x["time"]
+    Ns = sorted(N for (m, N) in t if m == "socp")
+    slope = {m: np.polyfit(np.log10(Ns), np.log10([t[(m, N)] for N in Ns]), 1)[0] for m in ("socp", "mn")}
+    assert claims["fig6-socp-steeper-l10"].our_value == pytest.approx(slope["socp"] - slope["mn"])
+
+
+def test_sec7_5_from_raw(claims):
+    bench = json.loads((RESULTS / "benchmarks" / "fss_vs_socp.json").read_text())
+    rows = {r["method"]: r for r in bench["rows"]}
+    alt = rows["USSVM_MN (FSS) alternate start, recentred x, backtracking"]
+    assert alt["nit"] == 0
+    c = claims["sec7_5-much-faster-than-socp-n500-alternating"]
+    assert c.our_value == pytest.approx(rows["USSVM_SOCP (cvxpy+Clarabel) rescaled"]["time"] / alt["time"])
+    assert c.algorithm.startswith("alternating method")
+    big = json.loads((RESULTS / "benchmarks" / "fss_big.json").read_text())["big"]
+    assert claims["sec7_5-mn-within-20min-n3000"].our_value == pytest.approx(big["time"])
+    # a capped, uncertified FSS run cannot reproduce a speed claim
+    fixed = claims["sec7_5-much-faster-than-socp-n500-fss-tuned-fixed"]
+    assert not rows["USSVM_MN (FSS) paper step"]["certified"] and fixed.verdict != "reproduced"
+
+
+# --- Table 2, Fig. 7, Table 3 --------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def protein_re():
+    """{method: {problem: RE accuracy at the grid point chosen on the other problems}} from the raw records."""
+    first = raw("table2_proteins", n_members=10, L=50, n_starts=100)
+    acc = defaultdict(lambda: defaultdict(dict))  # method -> grid -> problem -> RE
+    for r in first:
+        p = r["params"]
+        if len(p["Cs"]) != 8 or "methods" in p:
+            continue
+        for x in r["result"]["records"]:
+            if x["method"] in ("USSVM_SOCP", "RSVM", "Nominal"):
+                acc[x["method"]][(x["C"], -1.0 if x["eps"] is None else x["eps"])][(p["f1"], p["f2"])] = x["RE"]
+    out = {}
+    for m, grid in acc.items():
+        keys = sorted(grid)
+        probs = sorted(grid[keys[0]])
+        total = {g: sum(grid[g].values()) for g in keys}
+        out[m] = {}
+        for pr in probs:
+            score = {g: round((total[g] - grid[g][pr]) / (len(probs) - 1), 9) for g in keys}
+            best = max(keys, key=lambda g: (score[g], -keys.index(g)))
+            out[m][pr] = grid[best][pr]
+    return out
+
+
+def test_table2_socp_vs_rsvm_from_raw(claims, protein_re):
+    a, b = protein_re["USSVM_SOCP"], protein_re["RSVM"]
+    assert len(a) == 105
+    c = claims["table2-re-ussvmsocp-beats-rsvm"]
+    assert c.our_value == pytest.approx(np.mean([a[k] - b[k] for k in a]))
+    assert c.condition.startswith("structure analog")
+
+
+def test_table2_same_optimum_from_raw(claims):
+    first = [r for r in raw("table2_proteins", n_members=10, L=50, n_starts=100)
+             if len(r["params"]["Cs"]) == 8 and "methods" not in r["params"]]
+    assert claims["table2-mn-socp-same-optimum"].our_value == pytest.approx(
+        max(r["result"]["mn_socp_rel_diff"] for r in first))
+
+
+def test_fig7_and_table3_shares_from_raw(claims, protein_re):
+    a, b, nom = protein_re["USSVM_SOCP"], protein_re["RSVM"], protein_re["Nominal"]
+    share5 = 100 * np.mean([a[k] - b[k] > 5 for k in a])
+    share15 = 100 * np.mean([a[k] - nom[k] > 15 for k in a])
+    assert claims["fig7-half-ahead-of-rsvm-by-5"].our_value == pytest.approx(share5)
+    assert claims["fig7-60pct-ahead-of-nominal-by-15"].our_value == pytest.approx(share15)
+    assert claims["table3-some-problems-ahead-by-10"].our_value == sum(a[k] - b[k] > 10 for k in a)
