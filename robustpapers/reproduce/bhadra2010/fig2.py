@@ -16,6 +16,7 @@ from __future__ import annotations
 from . import _common
 from .fig1 import N_DATA, NOISES, below_svm_claim, kappa0_claim, svm_grows_claim
 
+PAPER = "bhadra2010"
 LABEL = "bhadra2010 Fig. 2"
 EXPERIMENT = "fig2"
 
