@@ -260,3 +260,19 @@ def test_fig7_and_table3_shares_from_raw(claims, protein_re):
     assert claims["fig7-half-ahead-of-rsvm-by-5"].our_value == pytest.approx(share5)
     assert claims["fig7-60pct-ahead-of-nominal-by-15"].our_value == pytest.approx(share15)
     assert claims["table3-some-problems-ahead-by-10"].our_value == sum(a[k] - b[k] > 10 for k in a)
+
+
+def test_quick_scale_records_give_well_formed_claims():
+    from robustpapers.reproduce.ledger import artefact_modules
+
+    for mod in artefact_modules("bental2012"):
+        for c in mod.claims(mod.records(scale="quick")):
+            assert c.verdict in VERDICTS and 0 <= c.n_certified <= c.n_runs
+
+
+@pytest.mark.parametrize("name", ["fig2", "fig3", "fig6", "sec6", "table2"])
+def test_an_unknown_scale_is_refused(name):
+    import importlib
+
+    with pytest.raises(ValueError, match="scale"):
+        importlib.import_module(f"robustpapers.reproduce.bental2012.{name}").records(scale="huge")
