@@ -35,7 +35,9 @@ SLOPE = -2.0
 
 
 def records(root=None, scale="paper", seed=0):
-    """The paper-size runs of Fig. 5 (and a capped one at N = 500): ``{(N, step, max_iter): record}``."""
+    """The paper-size runs of Fig. 5 (and a capped one at N = 500): ``{(N, step, max_iter): record}``.
+
+    ``scale`` is accepted for the common signature: the claims are about the paper's problems only."""
     out = {}
     for r in C.select(C.scan_all(EXPERIMENT, root), dict(seed=seed, tol=TOL), VERSION):
         p = r["params"]

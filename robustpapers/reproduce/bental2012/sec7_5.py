@@ -42,7 +42,8 @@ PAPER_FSS_BIG = ("FSS with the paper's fixed step (16b) and radius R0 = 2C*sqrt(
 
 
 def records(root=None, scale="paper", seed=0):
-    """The benchmarks: ``{"big": fss_big, "big_device": fss_big_device_n3000, "n500": fss_vs_socp}``."""
+    """The benchmarks: ``{"big": fss_big, "big_device": fss_big_device_n3000, "n500": fss_vs_socp}`` (one
+    measurement each; ``scale`` and ``seed`` are accepted for the common signature)."""
     return {"big": C.benchmark("fss_big", root), "big_device": C.benchmark("fss_big_device_n3000", root),
             "n500": C.benchmark("fss_vs_socp", root)}
 
