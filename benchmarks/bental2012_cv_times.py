@@ -18,7 +18,7 @@ has 200 training points per class: N = 250), kappa = 1, one C. Rows:
 Wall-clock and CPU times are both recorded (CPU time is the robust one on a shared machine, with one thread).
 
 Every row reports wall time and the objective it reaches (F(alpha) of (12) for the USSVMs, (7) for RSVM).
-Writes ``results/bental2012/benchmarks/cv_times.json`` (``robustpapers.runner.benchmark_path``).
+Writes ``results/bental2012/benchmarks/cv_times.json`` (``robustpapers.reproduce.engine.benchmark_path``).
 
 Usage: OMP_NUM_THREADS=1 python benchmarks/bental2012_cv_times.py [--N 250] [--L 50] [--C 100] [--eps 0.1]
        [--rsvm-starts 20]
@@ -36,11 +36,11 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
 from robustpapers.bental2012 import (
-    make_uncertain_dataset, robust_bias, robust_objective, rsvm_beta_from_kernels, rsvm_on_kernel_set, ussvm_fss,
-    ussvm_socp,
+    make_uncertain_dataset, robust_bias, robust_objective, rsvm_beta_from_kernels, ussvm_fss, ussvm_socp,
 )
 from robustpapers.core import svm_dual
-from robustpapers.runner import benchmark_path, derive_seed
+from robustpapers.reproduce.bental2012.rsvm_baseline import rsvm_on_kernel_set
+from robustpapers.reproduce.engine import benchmark_path, derive_seed
 
 
 class Timer:

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from robustpapers.bental2012 import make_uncertain_dataset, ussvm_fss, ussvm_socp
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 
 
 def peak_mb():

@@ -3,8 +3,8 @@
 At the paper's sizes (15 families x 10 structures, so one-vs-one problems of 20; L = 50 draws; R = 100;
 the grid C in {0.1, 1, 5, 10, 50, 100, 200, 500}, eps in {0.05, ..., 0.5}; RSVM from 100 starts) this
 measures, on a few family pairs, side by side in one run: the kernel set of the pair
-(:func:`robustpapers.bental2012.experiments_proteins.pair_kernel_set`) and one LOO fold of every classifier
-(:func:`robustpapers.bental2012.experiments_proteins.loo_fold`) at a small and a large C, and projects the
+(:func:`robustpapers.reproduce.bental2012.experiments_proteins.pair_kernel_set`) and one LOO fold of every classifier
+(:func:`robustpapers.reproduce.bental2012.experiments_proteins.loo_fold`) at a small and a large C, and projects the
 single-core time of all 105 problems x 20 folds x the grid. Writes
 ``results/bental2012/benchmarks/proteins_cost.json``.
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from robustpapers.bental2012.experiments_proteins import PROTEIN_METHODS, loo_fold, pair_kernel_set
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.bental2012.experiments_proteins import PROTEIN_METHODS, loo_fold, pair_kernel_set
+from robustpapers.reproduce.engine import benchmark_path
 
 PAPER = dict(n_families=15, n_members=10, length=12, L=50, l=4, sigma=4.0)
 GRID_C = [0.1, 1.0, 5.0, 10.0, 50.0, 100.0, 200.0, 500.0]

@@ -19,9 +19,9 @@ import time
 import warnings
 from pathlib import Path
 
-from robustpapers.bhadra2010.experiments import (CLASSIFIERS, PAPER_SCALE, bound_task, qn_starts_task,
+from robustpapers.reproduce.bhadra2010.experiments import (CLASSIFIERS, PAPER_SCALE, bound_task, qn_starts_task,
                                                  robustness_task, table1_task)
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 
 ALL = list(CLASSIFIERS)
 SIZE = dict(n_per_class=100, n_samples=100, seed=0)

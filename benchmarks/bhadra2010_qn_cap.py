@@ -22,9 +22,9 @@ import warnings
 from sklearn.exceptions import ConvergenceWarning
 
 from robustpapers.bhadra2010 import kappa_gaussian
-from robustpapers.bhadra2010.experiments import (errors_on_samples, fit_classifier, kappa_finite_support_any,
+from robustpapers.reproduce.bhadra2010.experiments import (errors_on_samples, fit_classifier, kappa_finite_support_any,
                                                  table1_fold)
-from robustpapers.runner import benchmark_path, derive_seed
+from robustpapers.reproduce.engine import benchmark_path, derive_seed
 
 CAPS = (2000, 20000)
 DATASETS = [(0, "uniform"), (1, "gaussian"), (2, "beta0.5")]

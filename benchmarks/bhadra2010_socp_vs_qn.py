@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from robustpapers.bhadra2010 import kappa_finite_support, rsvm
-from robustpapers.bhadra2010.experiments import _betas, prepare_dataset
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.bhadra2010.experiments import _betas, prepare_dataset
+from robustpapers.reproduce.engine import benchmark_path
 
 
 def _timed_qn(K, y, beta, kappa, n_starts, seed, n_jobs, line_search="exact", batch=None):

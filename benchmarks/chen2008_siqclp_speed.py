@@ -37,7 +37,7 @@ from sklearn.model_selection import train_test_split
 from robustpapers.core import ConvergenceWarning
 from robustpapers.chen2008 import indefinite_svm, perturbed_gaussian_kernel
 from robustpapers.reproduce.chen2008.experiments import choose_gamma, load_binary
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 
 GAMMA_GRID = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
 

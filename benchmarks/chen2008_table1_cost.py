@@ -29,7 +29,7 @@ from sklearn.model_selection import StratifiedKFold
 from robustpapers.core import ConvergenceWarning
 from robustpapers.chen2008 import indefinite_svm
 from robustpapers.reproduce.chen2008.experiments import GAMMA_GRID, TABLE1_DATASETS, _split_kernel, xi_sweep_task
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 
 RHO_GRID = [0.1, 1.0, 10.0, 100.0]
 CV_TOL, CV_MAX_ITER = 1e-3, 1000

@@ -18,7 +18,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from robustpapers.core import rbf_kernel
 from robustpapers.ginodi2010 import ken_guru
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 
 
 def time_epoch(K, y, norm_update, repeats):

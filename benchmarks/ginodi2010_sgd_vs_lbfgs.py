@@ -23,7 +23,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from robustpapers.ginodi2010 import guru_lbfgs, guru_objective, guru_sgd
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 
 
 def main(argv=None):

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 from robustpapers.shivaswamy2006 import class_moments, conditional_moments, delete_entries, robust_svm
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from robustpapers.structures import build_kernel_set, make_structure_families
-from robustpapers.runner import benchmark_path
+from robustpapers.reproduce.engine import benchmark_path
 from robustpapers.structures.kernel import _Engine
 
 

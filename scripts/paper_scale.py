@@ -1,7 +1,7 @@
 """Compute a chapter's paper-scale sweep piecewise, one task at a time, each cached as soon as it ends.
 
 A chapter whose sweeps are too long for one sitting defines them once, in
-``robustpapers.<paperkey>.experiments.paper_scale_tasks(experiment, seed, datasets)`` (chen2008: Table 1
+``robustpapers.reproduce.<paperkey>.experiments.paper_scale_tasks(experiment, seed, datasets)`` (chen2008: Table 1
 needs about ten CPU hours; bhadra2010: Table 1 a few, see its page). Its page reads the same records, so a sweep can be
 computed a data set at a time, over several sessions or on several machines sharing ``results/``; tasks
 already cached are skipped. Re-execute the pages afterwards (``python -m robustpapers run <page>``; the script
@@ -34,7 +34,7 @@ import importlib
 import time
 from pathlib import Path
 
-from robustpapers.runner import run_sweep
+from robustpapers.reproduce.engine import run_sweep
 
 
 def main(argv=None):
@@ -48,7 +48,7 @@ def main(argv=None):
     p.add_argument("--shard", default=None, metavar="I/K", help="only tasks I, I + K, I + 2K, ... (worker I of K)")
     args = p.parse_args(argv)
     shard = _shard(args.shard) if args.shard is not None else None
-    experiments = importlib.import_module(f"robustpapers.{args.paperkey}.experiments")
+    experiments = importlib.import_module(f"robustpapers.reproduce.{args.paperkey}.experiments")
     func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
     # bhadra2010's Table 2 goes a family at a time, bental2012's Figs. 2-3 a distribution at a time; bental2012's
     # proteins come in the order given already

@@ -214,8 +214,8 @@ def test_fss_resumed_from_a_checkpoint_takes_the_same_steps(step):
 def test_fig5_task_killed_midway_resumes_to_the_uninterrupted_record(tmp_path, monkeypatch):
     """convergence_task under run_sweep: killed after its third checkpoint, the next sweep goes on from the
     file and stores the per-stage trace an uninterrupted run computes."""
-    from robustpapers.bental2012.experiments import convergence_task
-    from robustpapers.runner import TaskCheckpoint, run_sweep
+    from robustpapers.reproduce.bental2012.experiments import convergence_task
+    from robustpapers.reproduce.engine import TaskCheckpoint, run_sweep
 
     task = dict(N=8, L=3, C=1.0, kappa=1.0, seed=0, tol=1e-7, max_iter=4000, step="backtracking")
     plain = run_sweep(convergence_task, [task], paperkey="b", experiment="f5", cache=False).iloc[0]

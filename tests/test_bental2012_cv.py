@@ -6,11 +6,10 @@ import cvxpy as cp
 import numpy as np
 import pytest
 
-from robustpapers.bental2012 import (
-    make_uncertain_dataset, robust_objective, rsvm_beta_from_kernels, rsvm_kappa, rsvm_on_kernel_set,
-)
-from robustpapers.bental2012.experiments import cv_task
+from robustpapers.bental2012 import make_uncertain_dataset, robust_objective, rsvm_beta_from_kernels, rsvm_kappa
 from robustpapers.bhadra2010 import kappa_finite_support
+from robustpapers.reproduce.bental2012.experiments import cv_task
+from robustpapers.reproduce.bental2012.rsvm_baseline import rsvm_on_kernel_set
 
 
 def _sym(rng, n):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from robustpapers.bental2012 import effective_kernel, robust_bias
-from robustpapers.bental2012.experiments_proteins import (
+from robustpapers.reproduce.bental2012.experiments_proteins import (
     PROTEIN_METHODS, fold_classifier, loo_accuracies, loo_decisions, loo_fold, pair_kernel_set,
     table2_pair_task,
 )
@@ -150,7 +150,7 @@ def test_bad_methods_raise(problem):
 
 def test_ussvm_scale_task_eta_star_on_the_sphere():
     # eta* >= 0 with ||eta*||_2 = kappa, so kappa <= sum_l eta*_l <= sqrt(L) kappa (Cauchy-Schwarz)
-    from robustpapers.bental2012.experiments_proteins import ussvm_scale_task
+    from robustpapers.reproduce.bental2012.experiments_proteins import ussvm_scale_task
 
     out = ussvm_scale_task(seed=1, f1=0, f2=2, n_families=3, n_members=3, length=8, L=3, l=3, sigma=4.0,
                            C=1.0, kappa=0.5)
@@ -162,7 +162,7 @@ def test_ussvm_scale_task_eta_star_on_the_sphere():
 def test_rsvm_takes_the_whole_eps_grid_of_the_paper(problem):
     """000 §7.3's grid ends at eps = 0.5 (outside 003's eps < 0.5): RSVM there is eq. (7) with
     kappa = sqrt(2 log 2), the same as rsvm with that kappa given directly."""
-    from robustpapers.bental2012.experiments_proteins import TABLE2_SETTINGS
+    from robustpapers.reproduce.bental2012.experiments_proteins import TABLE2_SETTINGS
     from robustpapers.bhadra2010 import beta_from_kernel_support, rsvm
 
     assert max(TABLE2_SETTINGS["paper"]["epss"]) == 0.5

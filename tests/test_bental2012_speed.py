@@ -114,7 +114,7 @@ def test_certificate_with_and_without_polish_brackets_the_optimum():
 def test_fig6_task_agrees_with_the_socp_and_censors_at_the_cap():
     """fig6_task: on the same D_U(1, 8, 3) set USSVM_MN's certificate brackets the SOCP's objective; a
     time cap far too short for Clarabel gives a censored SOCP point (a lower bound, no objective)."""
-    from robustpapers.bental2012.experiments import fig6_task
+    from robustpapers.reproduce.bental2012.experiments import fig6_task
 
     common = dict(N=8, L=3, C=10.0, kappa=1.0, seed=0)
     s = fig6_task(method="socp", **common)
@@ -132,7 +132,7 @@ def test_robustness_task_fast_variant_is_the_same_fold_and_optimum():
     """Fig. 2's paper-scale options (fss_fast, socp_scale="auto") change how the fold is solved, not what:
     the same data, split and eta draws, USSVM_MN certified within tol and equal to the SOCP's objective, the
     nominal SVM's errors unchanged."""
-    from robustpapers.bental2012.experiments import robustness_task
+    from robustpapers.reproduce.bental2012.experiments import robustness_task
 
     common = dict(distribution="uniform", N=12, L=4, kappa=1.0, C=100.0, R=20, fold=0, n_folds=5, dataset_index=0,
                   seed=3, fss_tol=1e-3, fss_step="backtracking")
@@ -148,7 +148,7 @@ def test_robustness_task_fast_variant_is_the_same_fold_and_optimum():
 def test_cv_task_fast_variant_is_the_same_fold_and_optimum():
     """Figs. 3-4's paper-scale option fss_fast changes how USSVM_MN is solved, not what: certified within tol,
     equal to the SOCP's objective; the SVM, SOCP and RSVM parts of the task are those of the plain task."""
-    from robustpapers.bental2012.experiments import cv_task
+    from robustpapers.reproduce.bental2012.experiments import cv_task
 
     common = dict(distribution="gaussian", N=12, L=4, C=10.0, eps_grid=[0.1], kappa=1.0, R=20, fold=1, n_folds=5,
                   dataset_index=0, seed=5, rsvm_starts=2, fss_tol=1e-3)

@@ -368,7 +368,7 @@ def test_paper_scale_tasks_are_the_paper_settings_and_refuse_bad_requests():
     """paper_scale_tasks is sweep_tasks at PAPER_SCALE (003 §5.1 sizes: 20 data sets of 2 x 100 points, 100
     samples; Table 1: 3 noise types x 5 folds per data set); a data-set filter keeps that data set's tasks;
     unknown sweeps or data sets are ValueErrors naming them."""
-    from robustpapers.bhadra2010.experiments import (PAPER_SCALE, QN_MAX_ITER, QN_MAX_ITER_EARLY, paper_scale_tasks,
+    from robustpapers.reproduce.bhadra2010.experiments import (PAPER_SCALE, QN_MAX_ITER, QN_MAX_ITER_EARLY, paper_scale_tasks,
                                                      qn_convergence_task, sweep_tasks, table1_task)
 
     func, tasks, exp, version = paper_scale_tasks("table1", seed=1)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
-from robustpapers.bhadra2010.protein_experiments import (
+from robustpapers.reproduce.bhadra2010.protein_experiments import (
     RSVM_METHODS, TABLE2_METHODS, _copies, f1_score_pos, fit_decisions, loo_decisions, loo_decisions_grid,
     loo_split,
     problem_kernels, table2_scores, table2_task,
@@ -195,7 +195,7 @@ def test_socp_equals_qp_when_beta_has_one_positive_eigenvalue(problem):
     # matrix has a single positive eigenvalue, its PSD part (RSVM_SOCP's approximation) is its principal
     # rank-one part (RSVM_QP's), and the two rows of Table 2 coincide
     from robustpapers.bhadra2010 import rsvm
-    from robustpapers.bhadra2010.protein_experiments import beta_diagnostics
+    from robustpapers.reproduce.bhadra2010.protein_experiments import beta_diagnostics
 
     _, _, y, kern = problem
     train, _ = loo_split(kern, 0)
@@ -224,8 +224,8 @@ def test_loo_decisions_grid_is_loo_decisions_at_each_point(problem, method):
 def test_table2_paper_scale_tasks_are_the_pages_and_split_by_family():
     """scripts/paper_scale.py computes Table 2 at the paper's settings a family at a time, with the task
     parameters the page builds (hence the same cache keys)."""
-    from robustpapers.bhadra2010.experiments import paper_scale_tasks
-    from robustpapers.bhadra2010.protein_experiments import TABLE2_KERNEL, TABLE2_SETTINGS, table2_tasks
+    from robustpapers.reproduce.bhadra2010.experiments import paper_scale_tasks
+    from robustpapers.reproduce.bhadra2010.protein_experiments import TABLE2_KERNEL, TABLE2_SETTINGS, table2_tasks
 
     func, tasks, exp, version = paper_scale_tasks("table2_proteins")
     S = TABLE2_SETTINGS["paper"]

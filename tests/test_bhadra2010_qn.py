@@ -148,7 +148,7 @@ def test_qn_starts_find_two_certified_local_optima_on_an_indefinite_beta():
     improves it), and the best start keeps the better one; below the threshold kappa sqrt(b) = 5 of the
     worse point only one optimum remains."""
     from robustpapers.bhadra2010 import kappa_gaussian
-    from robustpapers.bhadra2010.experiments import local_optima_instance
+    from robustpapers.reproduce.bhadra2010.experiments import local_optima_instance
     from robustpapers.core import project_svm_set
 
     C = 10.0

@@ -194,7 +194,7 @@ def test_guru_lbfgs_certified_at_large_sigma():
     # Fig. 3.1's sweep on toy (b): warm starts along sigma = 2^9..2^15. There ||w*|| ~ 1/sigma and G/M = 1 - O(1/sigma);
     # evaluated as G/M the objective is flat to machine precision and L-BFGS used to stop at a gradient
     # of 4.6e-6 at sigma = 2^15. With the cancellation-free objective every point meets the absolute certificate.
-    from robustpapers.ginodi2010.experiments import load_binary_split
+    from robustpapers.reproduce.ginodi2010.experiments import load_binary_split
     X, y, *_ = load_binary_split("toy_b", 0)
     w0 = None
     for k in range(9, 16):
@@ -263,7 +263,7 @@ def test_dual_recovers_w_when_every_alpha_saturates():
 
 def test_dual_converges_on_the_paper_scale_toy():
     # Toy (a), M = 100, sigma = 1/2: unscaled SLSQP stopped with a failed line search 3e-5 off the optimum.
-    from robustpapers.ginodi2010.experiments import load_binary_split
+    from robustpapers.reproduce.ginodi2010.experiments import load_binary_split
 
     Xtr, ytr, *_ = load_binary_split("toy_a", 0)
     X, y = Xtr[:100], ytr[:100]
@@ -486,7 +486,7 @@ def test_multiclass_asvc_delta0_is_crammer_singer_and_robust_is_worse():
 
 
 def test_table_2_1_splits_are_disjoint_and_sized():
-    from robustpapers.ginodi2010.experiments import BINARY_SETS, load_binary_split
+    from robustpapers.reproduce.ginodi2010.experiments import BINARY_SETS, load_binary_split
     for name in ["ionosphere", "diabetes", "splice_1v2"]:
         Xtr, ytr, Xva, yva, Xte, yte = load_binary_split(name, 0)
         _, ntr, nva, nte, _ = BINARY_SETS[name]
@@ -496,7 +496,7 @@ def test_table_2_1_splits_are_disjoint_and_sized():
         # a partition of (a subset of) the data: raw rows of the three parts are distinct draws of the data set
         parts = load_binary_split(name, 0, standardize=False)
         rows = np.vstack([parts[0], parts[2], parts[4]])
-        from robustpapers.ginodi2010.experiments import _raw
+        from robustpapers.reproduce.ginodi2010.experiments import _raw
         Xall, _ = _raw(BINARY_SETS[name][0], None, None)
         assert len(rows) <= len(Xall)
         if len(rows) == len(Xall):

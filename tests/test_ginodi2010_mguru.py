@@ -49,7 +49,7 @@ def test_per_sample_gradients_sum_to_the_full_gradient(fit_intercept):
 
 
 def test_quick_split_is_a_prefix_of_the_same_shuffle():
-    from robustpapers.ginodi2010.experiments import load_multi_split
+    from robustpapers.reproduce.ginodi2010.experiments import load_multi_split
     full = load_multi_split("wine", 0)
     small = load_multi_split("wine", 0, sizes=(30, 20, 40))
     assert [len(v) for v in small[1::2]] == [30, 20, 40]

@@ -1,7 +1,7 @@
 """Every notebook executes from scratch at scale="quick": a temporary folder, an empty cache."""
 import pytest
 
-from robustpapers import pipeline
+from robustpapers.reproduce import pipeline
 
 pytestmark = pytest.mark.slow
 

@@ -75,7 +75,7 @@ def test_unknown_dataset_is_a_value_error(script):
 def test_bental2012_fig5_is_the_pages_four_paper_scale_runs(script):
     """Fig. 5 at paper scale (000 §7.4): D_U(1, 50, 5), C = 1 and D_U(1, 500, 5), C = 10, each with the fixed
     step (16b) and with backtracking, tolerance 1e-8 and 2,000,000 steps; no data set axis."""
-    from robustpapers.bental2012.experiments import convergence_task, paper_scale_tasks
+    from robustpapers.reproduce.bental2012.experiments import convergence_task, paper_scale_tasks
 
     mod, calls = script
     mod.main(["bental2012", "fig5", "--reverse"])
@@ -93,7 +93,7 @@ def test_bental2012_fig2_is_the_papers_grid_a_distribution_at_a_time(script):
     """Fig. 2 at paper scale (000 §7.2): per distribution S = 10 data sets of N = 250 points per class, L = 200
     kernels, five folds, C = 100, R = 100, kappa in {0, 0.1, 0.2, 0.3, 0.5, 1, 1.5, ..., 4, 5}; the page's quick
     tasks are the same function of the settings, so both read one cache."""
-    from robustpapers.bental2012.experiments import (FIG2_SETTINGS, FIG2_VERSIONS, fig2_tasks, paper_scale_tasks,
+    from robustpapers.reproduce.bental2012.experiments import (FIG2_SETTINGS, FIG2_VERSIONS, fig2_tasks, paper_scale_tasks,
                                                      robustness_task)
 
     mod, calls = script
@@ -133,7 +133,7 @@ def test_bental2012_fig3_is_the_papers_grid_and_the_pages_tasks(script):
     """Figs. 3-4 at paper scale (000 §7.3): S = 10 data sets of N = 250 points per class, L = 200, five folds,
     C in {0.1, 1, 5, 10, 50, 100, 200, 500}, eps in {0.05, ..., 0.5}, kappa = 1, R = 100, 100 RSVM starts; the
     page's quick tasks come from the same function (same cache)."""
-    from robustpapers.bental2012.experiments import FIG3_SETTINGS, FIG3_VERSION, cv_task, fig3_tasks
+    from robustpapers.reproduce.bental2012.experiments import FIG3_SETTINGS, FIG3_VERSION, cv_task, fig3_tasks
 
     mod, calls = script
     mod.main(["bental2012", "fig3", "--datasets", "uniform"])
@@ -154,7 +154,7 @@ def test_bental2012_fig3_is_the_papers_grid_and_the_pages_tasks(script):
 def test_bental2012_fig6_is_the_papers_grid_with_our_socp_limits(script):
     """Fig. 6 at paper scale (000 §7.5): N in {250..2500} per class x L in {10, 50} x SOCP/MN, C = 10, kappa = 1;
     an SOCP predicted to need more than the memory limit is not attempted, and says so without building data."""
-    from robustpapers.bental2012.experiments import FIG6_SOCP_MAX_GB, fig6_task, socp_memory_gb
+    from robustpapers.reproduce.bental2012.experiments import FIG6_SOCP_MAX_GB, fig6_task, socp_memory_gb
 
     mod, calls = script
     mod.main(["bental2012", "fig6"])
@@ -196,9 +196,9 @@ def test_paper_scale_sweeps_lists_exactly_what_paper_scale_tasks_knows(script, p
     """Each chapter's PAPER_SCALE_SWEEPS (the reproduction log's list) names sweeps paper_scale_tasks builds, each
     with distinct tasks (distinct cache keys), and the script hands every one of them to the runner; an unknown
     name is refused."""
-    from robustpapers.runner import task_key
+    from robustpapers.reproduce.engine import task_key
 
-    experiments = importlib.import_module(f"robustpapers.{paper}.experiments")
+    experiments = importlib.import_module(f"robustpapers.reproduce.{paper}.experiments")
     mod, calls = script
     for name in experiments.PAPER_SCALE_SWEEPS:
         func, tasks, exp, version = experiments.paper_scale_tasks(name, seed=0)
@@ -213,8 +213,8 @@ def test_paper_scale_sweeps_lists_exactly_what_paper_scale_tasks_knows(script, p
 def test_bental2012_table2_proteins_is_the_papers_protocol_a_problem_at_a_time(script):
     """000 §7.7 at paper scale: 105 one-vs-one problems of 15 families x 10 structures, L = 50, R = 100,
     kappa = 1, the C and eps grids of §7.3 and 100 RSVM starts; --datasets picks problems by index, in order."""
-    from robustpapers.bental2012.experiments import paper_scale_tasks
-    from robustpapers.bental2012.experiments_proteins import TABLE2_PAIRS, table2_pair_task
+    from robustpapers.reproduce.bental2012.experiments import paper_scale_tasks
+    from robustpapers.reproduce.bental2012.experiments_proteins import TABLE2_PAIRS, table2_pair_task
 
     mod, calls = script
     mod.main(["bental2012", "table2_proteins", "--datasets", "104", "0", "7"])
@@ -241,7 +241,7 @@ def test_bental2012_complete_blocks_keeps_only_whole_data_set_fold_blocks():
     """The pages draw paper-size Figs. 2-4 from complete (data set, fold) blocks only: a block with a task missing
     is left out whole, and the block size is that of the task grid (Fig. 2: distributions x kappas; Figs. 3-4:
     distributions x C)."""
-    from robustpapers.bental2012.experiments import (
+    from robustpapers.reproduce.bental2012.experiments import (
         FIG2_SETTINGS, FIG3_SETTINGS, complete_blocks, fig2_tasks, fig3_tasks,
     )
 

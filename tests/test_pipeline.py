@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from robustpapers import pipeline
+from robustpapers.reproduce import pipeline
 
 NOTEBOOK = textwrap.dedent('''\
     ---

@@ -4,8 +4,8 @@ import json
 import numpy as np
 import pytest
 
-from robustpapers.bental2012.perturbed_kernel_demo import perturbed_kernel_task
-from robustpapers.runner import (derive_seed, grid, load_cached, parallel_map, provenance_summary, run_sweep, task_checkpoint,
+from robustpapers.reproduce.bental2012.perturbed_kernel_demo import perturbed_kernel_task
+from robustpapers.reproduce.engine import (derive_seed, grid, load_cached, parallel_map, provenance_summary, run_sweep, task_checkpoint,
                                  task_key)
 
 CALLS = []
@@ -160,7 +160,7 @@ def test_parallel_map_keeps_order_and_writes_nothing(tmp_path, monkeypatch):
 
 
 def test_benchmarks_live_in_the_repository_not_the_cache(tmp_path, monkeypatch):
-    from robustpapers.runner import benchmark_path, load_benchmark
+    from robustpapers.reproduce.engine import benchmark_path, load_benchmark
 
     monkeypatch.setenv("ROBUSTPAPERS_RESULTS", str(tmp_path))
     path = benchmark_path("demo", "speed")
@@ -198,7 +198,7 @@ def test_provenance_names_the_commit_imported_not_a_later_head(tmp_path, monkeyp
 
 
 def test_cached_sweep_reads_what_run_sweep_wrote_and_computes_nothing(tmp_path):
-    from robustpapers.runner import cached_sweep
+    from robustpapers.reproduce.engine import cached_sweep
 
     tasks = grid(x=[1, 2, 3], seed=[0])
     full = run_sweep(square_task, tasks[:2], paperkey="t", experiment="cs", root=tmp_path)

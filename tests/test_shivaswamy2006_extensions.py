@@ -117,7 +117,7 @@ def test_multiclass_bad_labels():
 def test_cv_kernel_gamma_picks_least_validation_error():
     """Fig. 8 protocol: q by cross-validation on incomplete training data (ties to the smaller q)."""
     from robustpapers.shivaswamy2006 import KernelRobustMissingSVC, delete_entries
-    from robustpapers.shivaswamy2006.experiments import ball_shell_data, cv_kernel_gamma
+    from robustpapers.reproduce.shivaswamy2006.experiments import ball_shell_data, cv_kernel_gamma
 
     rng = np.random.default_rng(8)
     X, y = ball_shell_data(25, rng)

@@ -5,10 +5,11 @@ import itertools
 
 import numpy as np
 
-from ..core import min_eigenvalue, svm_dual
-from .generator import make_structure_families
-from .kernel import substructure_kernel, substructure_kernel_matrix
-from .kernel_sets import build_kernel_set, multi_instance_kernel, perturb_structures
+from ...core import min_eigenvalue, svm_dual
+from ...structures.generator import make_structure_families
+from ...structures.kernel import substructure_kernel, substructure_kernel_matrix
+from ...structures.kernel_sets import build_kernel_set, multi_instance_kernel, perturb_structures
+from ..engine import task_name
 
 __all__ = ["kernel_spread_task", "multi_instance_task", "fourier_accuracy_task", "loo_svm_error"]
 
@@ -56,6 +57,7 @@ def _width_vs_resolution(r, a, b, max_points=1500):
     return dict(r_sum=rs[::step].tolist(), width=w[::step].tolist(), spearman=float(spearmanr(rs, w)[0]))
 
 
+@task_name("robustpapers.structures.experiments:kernel_spread_task")
 def kernel_spread_task(seed, n_families, n_members, length, L, l, sigma, C=1.0):
     """Kernel set of the analog data: spread under resolution draws (000 §2 / Fig. 1), PSD-ness
     and the one-vs-one difficulty (nominal-SVM LOO error on every family pair, 000 §7.7)."""
@@ -98,6 +100,7 @@ def kernel_spread_task(seed, n_families, n_members, length, L, l, sigma, C=1.0):
     )
 
 
+@task_name("robustpapers.structures.experiments:multi_instance_task")
 def multi_instance_task(seed, n_families, n_members, length, L, l, sigma):
     """Normalised multi-instance set kernel (003 §5.2) next to K_bar on the same draws; support over
     all pairs of copies (000 §7.7) against the min/max over draws (000 §7.1.2)."""
@@ -113,6 +116,7 @@ def multi_instance_task(seed, n_families, n_members, length, L, l, sigma):
                 mean_width_all_pairs=float((b_all - a_all)[off].mean()))
 
 
+@task_name("robustpapers.structures.experiments:fourier_accuracy_task")
 def fourier_accuracy_task(seed, lengths, l, sigma, n_pairs, tol):
     """Largest relative difference between the Fourier-factorised and the exact kernel on random pairs."""
     rng = np.random.default_rng(seed)

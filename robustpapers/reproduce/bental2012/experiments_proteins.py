@@ -31,14 +31,14 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..bhadra2010 import beta_from_kernel_support
-from ..core import check_binary_labels, check_finite_array, check_positive, prediction_errors, svm_dual
-from ..runner import derive_seed
-from ..structures import build_kernel_set, make_structure_families
-from .prediction import sampled_decisions
-from .robust import robust_bias
-from .socp import ussvm_socp
-from .ussvm import ussvm_fss
+from ...bhadra2010 import beta_from_kernel_support
+from ...core import check_binary_labels, check_finite_array, check_positive, prediction_errors, svm_dual
+from ..engine import derive_seed, task_name
+from ...structures import build_kernel_set, make_structure_families
+from ...bental2012.prediction import sampled_decisions
+from ...bental2012.robust import robust_bias
+from ...bental2012.socp import ussvm_socp
+from ...bental2012.ussvm import ussvm_fss
 
 __all__ = ["PROTEIN_METHODS", "pair_kernel_set", "fold_classifier", "loo_fold", "loo_decisions",
            "loo_accuracies", "table2_pair_task", "ussvm_scale_task", "TABLE2_SETTINGS", "TABLE2_PAIRS",
@@ -182,8 +182,8 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
         info.update(objective=float(res.objective), gap=float(res.gap), nit=int(res.nit), success=bool(res.success),
                     eta=res.eta)
     elif method == "RSVM":
-        from ..bhadra2010 import rsvm
-        from .rsvm_baseline import rsvm_kappa
+        from ...bhadra2010 import rsvm
+        from ...bental2012 import rsvm_kappa
 
         if eps is None:
             raise ValueError("RSVM needs eps (its chance-constraint level)")
@@ -300,6 +300,7 @@ def loo_accuracies(y, f_nominal, F):
     return {k: 100.0 * (1.0 - float(v)) for k, v in errs.items()}
 
 
+@task_name("robustpapers.bental2012.experiments_proteins:table2_pair_task")
 def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, kappa, R, Cs, epss, n_starts,
                      fss_tol=1e-3, fss_max_iter=20000, kernel_method="exact", methods=PROTEIN_METHODS,
                      fss_bias_floor=0.0):
@@ -328,7 +329,7 @@ def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, k
     >>> [r["method"] for r in out["records"]], out["n"]
     (['Nominal', 'SVM_Kbar'], 4)
     """
-    from ..core import min_eigenvalue
+    from ...core import min_eigenvalue
 
     ks, y, names = pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=l, sigma=sigma,
                                    kernel_method=kernel_method)
@@ -359,6 +360,7 @@ def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, k
                              nominal=min_eigenvalue(ks.K_nominal)))
 
 
+@task_name("robustpapers.bental2012.experiments_proteins:ussvm_scale_task")
 def ussvm_scale_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, C, kappa, kernel_method="exact"):
     r"""How USSVM's worst case rescales the kernel on one whole one-vs-one problem of the analog (000 §4.2).
 

@@ -14,9 +14,9 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import StandardScaler
 
-from ..core import decision_function, linear_kernel, prediction_errors, sample_positive_lp_ball, svm_dual
-from ..datasets import load_dataset
-from ..runner import derive_seed
+from ...core import decision_function, linear_kernel, prediction_errors, sample_positive_lp_ball, svm_dual
+from ...datasets import load_dataset
+from ..engine import derive_seed, task_name
 
 __all__ = ["perturbation_directions", "perturbed_kernel_task"]
 
@@ -28,6 +28,7 @@ def perturbation_directions(d, L, random_state):
     return U / np.linalg.norm(U, axis=1, keepdims=True)
 
 
+@task_name("robustpapers.bental2012.perturbed_kernel_demo:perturbed_kernel_task")
 def perturbed_kernel_task(dataset, fold, n_folds, kappa, L, R, C, seed):
     """One fold of the demo: train a nominal SVM on K̄, score it under R kernels drawn from E(kappa).
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.svm import SVC
 
-from ..datasets import load_dataset
-from .errors import classification_errors, regression_errors
-from .estimators import RobustMissingSVC, RobustMissingSVR
-from .missing import delete_entries
+from ...datasets import load_dataset
+from ...shivaswamy2006.errors import classification_errors, regression_errors
+from ...shivaswamy2006.estimators import RobustMissingSVC, RobustMissingSVR
+from ...shivaswamy2006.missing import delete_entries
+from ..engine import task_name
 
 __all__ = ["uci_missing_task", "regression_missing_task", "ball_shell_task", "ball_shell_data", "cv_kernel_gamma",
            "constraint_sampling_task", "ocr_task", "quadratic_features", "quadratic_regression_task",
@@ -36,6 +37,7 @@ def _standardise(Xtr, *others):
     return [(A - mu) / sd for A in (Xtr, *others)]
 
 
+@task_name("robustpapers.shivaswamy2006.experiments:uci_missing_task")
 def uci_missing_task(dataset, rep, row_fraction, gammas, feature_fraction=0.5, C=1.0, seed=0):
     """One randomised 9:1 split of the Figs. 5-7 protocol (004 section 8.1).
 
@@ -81,6 +83,7 @@ def toy_regression_data(n, rng):
     return X, X @ np.array(TOY_W) + TOY_B
 
 
+@task_name("robustpapers.shivaswamy2006.experiments:regression_missing_task")
 def regression_missing_task(dataset, rep, etas, row_fraction=0.5, n_delete=2, epsilon=0.1, W=10.0, D=1.0,
                             n=150, seed=0):
     """One randomised 9:1 split of the Fig. 9 protocol (004 section 8.2).
@@ -151,7 +154,7 @@ def cv_kernel_gamma(X, y, kernel_gammas, n_folds=3, C=1.0, sigma=1.0, random_sta
     """
     from sklearn.model_selection import StratifiedKFold
 
-    from .estimators import KernelRobustMissingSVC
+    from ...shivaswamy2006.estimators import KernelRobustMissingSVC
 
     folds = list(StratifiedKFold(n_splits=int(n_folds), shuffle=True, random_state=random_state).split(X, y))
     errors = []
@@ -165,6 +168,7 @@ def cv_kernel_gamma(X, y, kernel_gammas, n_folds=3, C=1.0, sigma=1.0, random_sta
     return float(kernel_gammas[order[0]]), errors
 
 
+@task_name("robustpapers.shivaswamy2006.experiments:ball_shell_task")
 def ball_shell_task(rep, gammas, n_per_class=100, row_fraction=0.5, n_delete=3, C=1.0, kernel_gamma=0.5,
                     sigma=1.0, kernel_gammas=None, cv_folds=3, seed=0):
     """One randomised 9:1 split of the Fig. 8 protocol: actual test error of the linear and the
@@ -175,7 +179,7 @@ def ball_shell_task(rep, gammas, n_per_class=100, row_fraction=0.5, n_delete=3, 
     ``cv_folds``-fold cross-validation (:func:`cv_kernel_gamma`, the paper's protocol) and used for
     the nominal and every robust kernelised classifier; otherwise q = ``kernel_gamma``.
     """
-    from .estimators import KernelRobustMissingSVC
+    from ...shivaswamy2006.estimators import KernelRobustMissingSVC
 
     rng = np.random.default_rng([seed, rep])
     X, y = ball_shell_data(n_per_class, rng)
@@ -203,12 +207,13 @@ def ball_shell_task(rep, gammas, n_per_class=100, row_fraction=0.5, n_delete=3, 
     return out
 
 
+@task_name("robustpapers.shivaswamy2006.experiments:constraint_sampling_task")
 def constraint_sampling_task(epsilon, beta, n=8, d=2, gamma=1.0, n_fresh=20000, seed=0):
     """Theorem 3 in action (004 section 4.3): solve the sampled problem (23) with the
     Calafiore-Campi number of points per ellipsoid and measure each pattern's violation
     probability on fresh uniform samples of its ellipsoid."""
-    from .extensions import calafiore_campi_n, sample_ellipsoid, vertex_svm
-    from .classification import robust_svm
+    from ...shivaswamy2006.extensions import calafiore_campi_n, sample_ellipsoid, vertex_svm
+    from ...shivaswamy2006.classification import robust_svm
 
     rng = np.random.default_rng([seed, int(round(1e6 * epsilon))])
     y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
@@ -234,6 +239,7 @@ def quadratic_features(X):
     return np.c_[X ** 2, np.sqrt(2.0) * X[:, i] * X[:, j]]
 
 
+@task_name("robustpapers.shivaswamy2006.experiments:quadratic_regression_task")
 def quadratic_regression_task(rep, formulation, row_fraction, value_fraction=0.4, eta=0.5, epsilon=0.1,
                               W_linear=10.0, W_kernel=100.0, D=1.0, kernel_gamma=0.1, n=150, seed=0):
     """One run of Fig. 10 (004 section 8.2): y = c'phi(x) - c0 on 150 Gaussian points of R^5
@@ -241,7 +247,7 @@ def quadratic_regression_task(rep, formulation, row_fraction, value_fraction=0.4
     patterns, 9:1 split, linear vs kernelised (Gaussian kernel, spherical K~-space covariance)
     CTM or SR; returns the mean absolute test residual on the imputed test patterns (standardised
     target units)."""
-    from .estimators import KernelRobustMissingSVR
+    from ...shivaswamy2006.estimators import KernelRobustMissingSVR
 
     rng = np.random.default_rng([seed, rep])
     X = rng.multivariate_normal(np.zeros(5), np.array(TOY_SIGMA), size=n)
@@ -259,6 +265,7 @@ def quadratic_regression_task(rep, formulation, row_fraction, value_fraction=0.4
             "kernel": float(np.mean(np.abs(ker.predict(Xte) - yte)))}
 
 
+@task_name("robustpapers.shivaswamy2006.experiments:ocr_task")
 def ocr_task(rep, gammas, n_train=None, n_test=None, train_row_fraction=0.5, pixel_fraction=0.75, C=1.0,
              em_reg=0.1, em_tol=1e-4, n_examples=5, seed=0):
     """One randomised repetition of the OCR protocol of 004 section 8.1 (Figs. 3-4).
@@ -271,7 +278,7 @@ def ocr_task(rep, gammas, n_train=None, n_test=None, train_row_fraction=0.5, pix
     to ``n_examples`` test digits per class misclassified by the nominal but not by the robust
     classifier at the largest gamma (row of the 3-vs-8 subset and missing mask).
     """
-    from ..datasets import binary_subset
+    from ...datasets import binary_subset
 
     rng = np.random.default_rng([seed, rep])
     ds = binary_subset(load_dataset("optdigits"), "3", "8")

@@ -1,4 +1,4 @@
-"""Task functions of the bhadra2010 experiments (003 §5.1), run through ``robustpapers.runner.run_sweep``.
+"""Task functions of the bhadra2010 experiments (003 §5.1), run through ``robustpapers.reproduce.engine.run_sweep``.
 
 Every task regenerates its data set from its seed, so each is independent and cacheable:
 
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import prediction_errors
-from ..runner import derive_seed
-from .data import make_synthetic_kernel_data, sample_kernels, support_and_moments
-from .solvers import (
+from ...core import prediction_errors
+from ..engine import derive_seed, task_name
+from ...bhadra2010.data import make_synthetic_kernel_data, sample_kernels, support_and_moments
+from ...bhadra2010.solvers import (
     rsvm, rsvm_constraint_value, rsvm_decision_function, rsvm_kkt_residual, rsvm_many, rsvm_objective,
 )
-from .uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
+from ...core.uncertainty import beta_from_sigma, beta_from_support, kappa_gaussian
 
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "fit_classifier_many", "errors_on_samples",
            "robustness_task", "bound_task", "table1_fold", "table1_task", "qn_starts_task", "qn_convergence_task",
@@ -82,7 +82,7 @@ def sweep_tasks(experiment, settings, seed=0):
     >>> func.__name__, len(tasks), tasks[0]["iid"], exp
     ('robustness_task', 660, True, 'fig2')
     """
-    from ..runner import grid
+    from ..engine import grid
 
     S, ALL = settings, list(CLASSIFIERS)
     noise3 = ["gaussian", "uniform", "beta0.5"]
@@ -120,7 +120,7 @@ def sweep_tasks(experiment, settings, seed=0):
 
 def paper_scale_tasks(experiment, seed=0, datasets=None):
     """The paper-scale tasks of one sweep (:func:`sweep_tasks` with :data:`PAPER_SCALE`, or ``"table2_proteins"``:
-    :func:`robustpapers.bhadra2010.protein_experiments.table2_tasks` at the paper's settings), optionally only
+    :func:`robustpapers.reproduce.bhadra2010.protein_experiments.table2_tasks` at the paper's settings), optionally only
     those of some data sets (indices 0..19; Table 2: families 0..14): for computing a sweep piecewise
     (``scripts/paper_scale.py``).
 
@@ -237,6 +237,7 @@ def _split(y, frac, seed):
     return tr, te
 
 
+@task_name("robustpapers.bhadra2010.experiments:robustness_task")
 def robustness_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, methods, seed, iid=False,
                     qn_max_iter=QN_MAX_ITER):
     """003 Fig. 1 (``iid=False``) / Fig. 2 (``iid=True``): errors of each classifier at one kappa.
@@ -262,6 +263,7 @@ def robustness_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, 
     return out
 
 
+@task_name("robustpapers.bhadra2010.experiments:bound_task")
 def bound_task(dataset, noise, eps, C, n_per_class, n_samples, n_eval, n_starts, methods, seed,
                qn_max_iter=QN_MAX_ITER):
     """003 Fig. 3: effective epsilon = fraction of fresh sampled kernels with alpha'Y K^s Y alpha > t.
@@ -320,6 +322,7 @@ def table1_fold(dataset, noise, fold, n_folds, n_per_class, n_samples, seed):
             "K_test": prep["K"][np.ix_(te, tr)], "Ks_test": prep["Ks"][:, te][:, :, tr]}
 
 
+@task_name("robustpapers.bhadra2010.experiments:table1_task")
 def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples, n_starts, methods, seed,
                 qn_max_iter):
     """003 Table 1, one fold: ME/RE/NE (%) of each classifier at every (C, eps) of the grid.
@@ -346,6 +349,7 @@ def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples,
     return out
 
 
+@task_name("robustpapers.bhadra2010.experiments:qn_starts_task")
 def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, seed, qn_max_iter=QN_MAX_ITER):
     """Spread of RSVM_QN's start objectives on the finite-support beta of one data set (003 §3, local optima).
 
@@ -365,6 +369,7 @@ def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, see
             "socp_objective_psd_part": soc.objective, "beta_min_eig_rel": float(w[0] / w[-1])}
 
 
+@task_name("robustpapers.bhadra2010.experiments:qn_cap_task")
 def qn_cap_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, max_iters, seed):
     """RSVM_QN's first ``n_starts`` starts of :func:`qn_starts_task` (same data, same seeded starts) rerun with
     each DFP iteration cap in ``max_iters``: per cap, every start's objective, convergence flag and KKT residual
@@ -388,6 +393,7 @@ def qn_cap_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, max_it
     return out
 
 
+@task_name("robustpapers.bhadra2010.experiments:qn_convergence_task")
 def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0, qn_max_iter=QN_MAX_ITER_EARLY):
     """RSVM_QN's convergence where the optimal alpha is orders of magnitude below C (issue: 000's D_U, C = 100).
 
@@ -406,7 +412,7 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0, qn_max_iter=QN_MAX
 
     from sklearn.model_selection import StratifiedKFold
 
-    from ..bental2012 import make_uncertain_dataset, rsvm_beta_from_kernels, rsvm_kappa
+    from ...bental2012 import make_uncertain_dataset, rsvm_beta_from_kernels, rsvm_kappa
 
     # the same data set and fold as bental2012's cv_task (data set 0, same seeds)
     ds = make_uncertain_dataset("uniform", N, L, random_state=derive_seed(seed, "data", "uniform", N, L, 0))
@@ -471,6 +477,7 @@ def local_optima_instance(b=100.0, d=0.1, k_diag=(1.0, 1.0, 1.0, 4.0)):
     return np.diag(np.asarray(k_diag, dtype=float)), y, beta
 
 
+@task_name("robustpapers.bhadra2010.experiments:local_optima_task")
 def local_optima_task(b, eps, C, n_starts, seed, d=0.1, rtol=1e-4):
     """RSVM_QN from ``n_starts`` random starts on :func:`local_optima_instance` (Gaussian kappa at ``eps``).
 

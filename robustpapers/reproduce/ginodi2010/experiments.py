@@ -1,6 +1,6 @@
 """Task functions of the ginodi2010 experiments (module-level, picklable, ``func(**params) -> dict``).
 
-Each is run through :func:`robustpapers.runner.run_sweep` by the notebooks and cached in
+Each is run through :func:`robustpapers.reproduce.engine.run_sweep` by the notebooks and cached in
 ``results/ginodi2010/<experiment>/``.
 """
 from __future__ import annotations
@@ -12,10 +12,11 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from ..datasets import binary_subset, load_dataset
-from .data import toy_gaussian, toy_multiclass, toy_narrow_outliers, toy_radial
-from .guru import guru_lbfgs, guru_sgd
-from .loss import guru_objective
+from ...datasets import binary_subset, load_dataset
+from ...ginodi2010.data import toy_gaussian, toy_multiclass, toy_narrow_outliers, toy_radial
+from ...ginodi2010.guru import guru_lbfgs, guru_sgd
+from ...ginodi2010.loss import guru_objective
+from ..engine import task_name
 
 __all__ = ["load_binary_split", "BINARY_SETS", "binary_table_task", "noise_task", "norm_vs_sigma_task",
            "adversary_digits_task", "sgd_vs_lbfgs_task", "duality_task", "kernel_table_task", "radial_task",
@@ -110,6 +111,7 @@ def _fit_svm_path(Xtr, ytr, Cs):
     return out
 
 
+@task_name("robustpapers.ginodi2010.experiments:binary_table_task")
 def binary_table_task(problem, seed, log2_sigmas, log4_Cs):
     """Table 2.2: GURU (L-BFGS on (2.22) with a bias) vs linear SVM (scikit-learn SVC), model selection on validation.
 
@@ -139,6 +141,7 @@ def binary_table_task(problem, seed, log2_sigmas, log4_Cs):
     }
 
 
+@task_name("robustpapers.ginodi2010.experiments:noise_task")
 def noise_task(problem, seed, log2_sigmas, log4_Cs, noise_levels):
     """Figs. 2.5 / 2.7: train on clean data, add U(-x, x) noise to validation and test, select on noisy validation.
 
@@ -165,6 +168,7 @@ def noise_task(problem, seed, log2_sigmas, log4_Cs, noise_levels):
     return {"guru_test": g_test, "svm_test": s_test, "guru_sigma": g_sig, "svm_C": s_C}
 
 
+@task_name("robustpapers.ginodi2010.experiments:norm_vs_sigma_task")
 def norm_vs_sigma_task(problem, seed, log2_sigmas):
     """Fig. 3.1: the norm of the optimal classifier (no bias, as in the thesis) against sigma."""
     Xtr, ytr, *_ = load_binary_split(problem, seed)
@@ -179,6 +183,7 @@ def norm_vs_sigma_task(problem, seed, log2_sigmas):
     return {"norm": norms, "objective": objs, "grad_norm": gn}
 
 
+@task_name("robustpapers.ginodi2010.experiments:adversary_digits_task")
 def adversary_digits_task(problem, seed, log2_sigma, n_digits, n_samples):
     """Fig. 2.6: samples of the worst-case Gaussian cloud x + sigma * w_hat * eps around a few digits."""
     Xtr, ytr, *_ = load_binary_split(problem, seed)
@@ -198,6 +203,7 @@ def adversary_digits_task(problem, seed, log2_sigma, n_digits, n_samples):
     return out
 
 
+@task_name("robustpapers.ginodi2010.experiments:sgd_vs_lbfgs_task")
 def sgd_vs_lbfgs_task(problem, seed, log2_sigma, eta0, max_epochs, average):
     """GURU (Algorithm 1) objective per epoch against the L-BFGS optimum on one problem and sigma."""
     Xtr, ytr, *_ = load_binary_split(problem, seed)
@@ -213,9 +219,10 @@ def sgd_vs_lbfgs_task(problem, seed, log2_sigma, eta0, max_epochs, average):
             "G0": float(guru_objective(np.zeros(Xtr.shape[1]), Xtr, ytr, sigma))}
 
 
+@task_name("robustpapers.ginodi2010.experiments:duality_task")
 def duality_task(problem, seed, log2_sigma, n):
     """Strong duality (3.22) and norm recovery (3.20)/(3.23) on the first ``n`` training points."""
-    from .dual import dual_from_primal, guru_dual, norm_from_alpha_320, norm_from_alpha_323
+    from ...ginodi2010.dual import dual_from_primal, guru_dual, norm_from_alpha_320, norm_from_alpha_323
 
     Xtr, ytr, *_ = load_binary_split(problem, seed)
     X, y = Xtr[:n], ytr[:n]
@@ -239,7 +246,7 @@ def duality_task(problem, seed, log2_sigma, n):
 
 
 def _kernel_fn(kernel, d):
-    from ..core import make_kernel
+    from ...core import make_kernel
 
     if kernel == "rbf1":
         return make_kernel("rbf", gamma=1.0)
@@ -248,9 +255,10 @@ def _kernel_fn(kernel, d):
     raise ValueError(f"unknown kernel {kernel!r}")
 
 
+@task_name("robustpapers.ginodi2010.experiments:kernel_table_task")
 def kernel_table_task(problem, kernel, seed, log2_sigmas, eta0s, epochs, log4_Cs, standardize):
     """Table 4.1: KEN-GURU (Algorithm 2) vs kernel SVM (scikit-learn SVC, same kernel), selection on validation."""
-    from .kernel import ken_guru
+    from ...ginodi2010.kernel import ken_guru
 
     Xtr, ytr, Xva, yva, Xte, yte = load_binary_split(problem, seed, standardize=standardize)
     kf = _kernel_fn(kernel, Xtr.shape[1])
@@ -268,7 +276,7 @@ def kernel_table_task(problem, kernel, seed, log2_sigmas, eta0s, epochs, log4_Cs
                 best = (v, (k, eta0, _acc(yte, Kte @ ya)))
     g_val, (g_k, g_eta, g_test) = best
     # the certified optimum of the same objective at the selected sigma, and KEN-GURU's distance to it
-    from .kernel import kernel_guru_lbfgs
+    from ...ginodi2010.kernel import kernel_guru_lbfgs
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -290,10 +298,11 @@ def kernel_table_task(problem, kernel, seed, log2_sigmas, eta0s, epochs, log4_Cs
             "svm_test": s_test, "svm_val": s_val, "svm_C": 4.0 ** s_c, "n_train": int(len(ytr))}
 
 
+@task_name("robustpapers.ginodi2010.experiments:radial_task")
 def radial_task(seed, log2_sigma, n, eta0, epochs, grid_size):
     """Fig. 4.1: KEN-GURU with a degree-2 polynomial kernel on the radial toy, for one sigma."""
-    from ..core import make_kernel
-    from .kernel import ken_guru
+    from ...core import make_kernel
+    from ...ginodi2010.kernel import ken_guru
 
     X, y = toy_radial(n, random_state=seed)
     kf = make_kernel("poly", degree=2, gamma=1.0 / 7.5**2, coef0=1.0)   # inputs rescaled to [-1, 1]
@@ -356,6 +365,7 @@ def load_multi_split(name, seed, sizes=None):
     return _split(X, y, idx, ntr, nva, nte, scale)
 
 
+@task_name("robustpapers.ginodi2010.experiments:multi_table_task")
 def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs, sizes=None):
     """Table 5.2: M-GURU, M-GURU-S^2 and a linear multiclass SVM (scikit-learn SVC, one-vs-one).
 
@@ -363,7 +373,7 @@ def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs, sizes=No
     (Algorithms 3-4) are then run at that sigma for ``epochs`` epochs. ``sizes`` as in
     :func:`load_multi_split`.
     """
-    from .multiclass import m_guru, m_guru_lbfgs
+    from ...ginodi2010.multiclass import m_guru, m_guru_lbfgs
 
     Xtr, ytr, Xva, yva, Xte, yte = load_multi_split(problem, seed, sizes)
     C = int(max(ytr.max(), yva.max(), yte.max())) + 1
@@ -403,9 +413,10 @@ def multi_table_task(problem, seed, log2_sigmas, log4_Cs, eta0, epochs, sizes=No
     return out
 
 
+@task_name("robustpapers.ginodi2010.experiments:multi_curve_task")
 def multi_curve_task(problem, seed, log2_sigma, eta0, epochs, record_every):
     """Fig. 5.2: objective (5.13) against the number of updates for M-GURU and M-GURU-S^2, and the optimum."""
-    from .multiclass import m_guru, m_guru_lbfgs
+    from ...ginodi2010.multiclass import m_guru, m_guru_lbfgs
 
     Xtr, ytr, *_ = load_multi_split(problem, seed)
     sigma = 2.0 ** log2_sigma
@@ -421,11 +432,12 @@ def multi_curve_task(problem, seed, log2_sigma, eta0, epochs, record_every):
     return out
 
 
+@task_name("robustpapers.ginodi2010.experiments:asvc_task")
 def asvc_task(problem, seed, delta, C):
     """Appendix A: ASVC (Algorithm 5) against the convex optimum of the robust SVM (A.2)/(A.5) (cvxpy, Clarabel)."""
     import cvxpy as cp
 
-    from .asvc import asvc, asvc_objective
+    from ...ginodi2010.asvc import asvc, asvc_objective
 
     Xtr, ytr, Xva, yva, Xte, yte = load_binary_split(problem, seed)
     with warnings.catch_warnings():
@@ -443,13 +455,14 @@ def asvc_task(problem, seed, delta, C):
             "asvc_val": _acc(yva, Xva @ r.w + r.b), "cvx_val": _acc(yva, Xva @ wc + bc)}
 
 
+@task_name("robustpapers.ginodi2010.experiments:multiclass_asvc_task")
 def multiclass_asvc_task(problem, seed, delta, C, max_iter):
     """Appendix A.4: multiclass ASVC by alternation against the optimum of (A.8) (cone program, Clarabel).
 
     Trains on the training part of a Table 5.1 problem (no bias); returns the alternation's (A.8)
     objective and SVM-step value per iteration, the optimum, and both test accuracies.
     """
-    from .asvc import multiclass_asvc, multiclass_asvc_alternate
+    from ...ginodi2010.asvc import multiclass_asvc, multiclass_asvc_alternate
 
     Xtr, ytr, _, _, Xte, yte = load_multi_split(problem, seed)
     with warnings.catch_warnings():

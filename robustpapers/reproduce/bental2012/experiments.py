@@ -9,13 +9,13 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 
-from ..core import svm_dual
-from ..runner import derive_seed, grid, task_checkpoint
-from .data import make_uncertain_dataset
-from .prediction import evaluate_prediction_rules
-from .robust import robust_bias, robust_objective
-from .socp import ussvm_socp
-from .ussvm import ussvm_fss
+from ...core import svm_dual
+from ..engine import derive_seed, grid, task_checkpoint, task_name
+from ...bental2012.data import make_uncertain_dataset
+from ...bental2012.prediction import evaluate_prediction_rules
+from ...bental2012.robust import robust_bias, robust_objective
+from ...bental2012.socp import ussvm_socp
+from ...bental2012.ussvm import ussvm_fss
 
 __all__ = ["robustness_task", "convergence_task", "s_star", "scaling_task", "fig6_task", "socp_memory_gb",
            "paper_scale_tasks", "PAPER_SCALE_SWEEPS", "fig2_tasks", "FIG2_SETTINGS", "FIG2_DISTRIBUTIONS",
@@ -47,6 +47,7 @@ def _fold_problem(distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
     return ds, train, test, Kb, Ks, stack_te, ytr, yte, eta_seed
 
 
+@task_name("robustpapers.bental2012.experiments:robustness_task")
 def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
                     fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed", fss_fast=False,
                     socp_scale=None):
@@ -131,7 +132,7 @@ def complete_blocks(records, tasks):
     2-4), so that every point of a figure averages the same folds.
 
     ``records``: the cached part of ``tasks`` (a DataFrame with ``dataset_index`` and ``fold`` columns, e.g. from
-    :func:`robustpapers.runner.cached_sweep`). Returns ``(full, blocks, per_block)``: the records of the blocks
+    :func:`robustpapers.reproduce.engine.cached_sweep`). Returns ``(full, blocks, per_block)``: the records of the blocks
     that have all their tasks, the sorted list of those (data set, fold) pairs, and the number of tasks a block
     has."""
     per_block = sum(t["dataset_index"] == tasks[0]["dataset_index"] and t["fold"] == tasks[0]["fold"]
@@ -169,12 +170,13 @@ def s_star(constants, s_max=200):
     return best
 
 
+@task_name("robustpapers.bental2012.experiments:convergence_task")
 def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", distribution="uniform",
                      step="fixed"):
     """Fig. 5 (000 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
 
     ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking). Run by
-    :func:`robustpapers.runner.run_sweep`, the iterations are checkpointed every five minutes and a killed run
+    :func:`robustpapers.reproduce.engine.run_sweep`, the iterations are checkpointed every five minutes and a killed run
     goes on where it stopped (a paper-scale N = 500 run takes hours); ``fss_seconds`` is the computation time
     of all its segments and ``commits`` the code versions that computed them."""
     ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "conv", N, L))
@@ -222,10 +224,10 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
     kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`.
     ``"table2_proteins"``: Tables 2-3 and Fig. 7 in the paper's protocol, one :func:`table2_pair_task` per
-    one-vs-one problem (:data:`~robustpapers.bental2012.experiments_proteins.TABLE2_SETTINGS` ``["paper"]``);
+    one-vs-one problem (:data:`~robustpapers.reproduce.bental2012.experiments_proteins.TABLE2_SETTINGS` ``["paper"]``);
     ``datasets`` picks problems by their index in ``TABLE2_PAIRS`` (0..104), in the order given.
     ``"table2_proteins_mn"``: the same problems, USSVM_MN alone with ``ussvm_fss``'s default bias floor
-    (:func:`~robustpapers.bental2012.experiments_proteins.table2_mn_tasks`; same directory). Returns
+    (:func:`~robustpapers.reproduce.bental2012.experiments_proteins.table2_mn_tasks`; same directory). Returns
     ``(func, tasks, experiment directory, version)``.
     """
     if experiment in ("table2_proteins", "table2_proteins_mn"):
@@ -267,6 +269,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
                      + ", ".join(map(repr, PAPER_SCALE_SWEEPS)))
 
 
+@task_name("robustpapers.bental2012.experiments:scaling_task")
 def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000, distribution="uniform",
                  dtype="float64"):
     """Fig. 6 (000 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (whole data set)."""
@@ -321,6 +324,7 @@ def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
     return tasks
 
 
+@task_name("robustpapers.bental2012.experiments:cv_task")
 def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_index, seed, rsvm_starts=100,
             rsvm_method="qn", fss_tol=1e-3, fss_max_iter=20000, fss_step="backtracking", fss_R0="probe",
             socp_scale="auto", fss_fast=False):
@@ -331,13 +335,14 @@ def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_in
     The data set and the folds are those of :func:`robustness_task` (same seeds). USSVM_SOCP (on the exactly
     rescaled problem, ``scale=socp_scale``) and the nominal SVM use the bias rule of §4.2; USSVM_MN is
     :func:`ussvm_fss` with ``step=fss_step`` and ``R0=fss_R0`` (and the options :data:`FSS_FAST` if ``fss_fast``);
-    RSVM is :func:`robustpapers.bental2012.rsvm_on_kernel_set` (support information of §7.1.2 from the L
+    RSVM is :func:`robustpapers.reproduce.bental2012.rsvm_baseline.rsvm_on_kernel_set` (support information of §7.1.2 from the L
     training kernels; ``rsvm_method`` and ``rsvm_starts`` random starts for QN) with its own bias rule.
     Times are wall-clock seconds of the training call only (``rsvm_prep_time``: mean kernel and beta,
     computed once per task; ``rsvm_time``: one solve per eps). RSVM's results are lists aligned with
     ``eps_grid``.
     """
-    from .rsvm_baseline import rsvm_beta_from_kernels, rsvm_on_kernel_set
+    from ...bental2012 import rsvm_beta_from_kernels
+    from .rsvm_baseline import rsvm_on_kernel_set
 
     ds, train, test, Kb, Ks, stack_te, ytr, yte, eta_seed = _fold_problem(
         distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
@@ -408,6 +413,7 @@ def socp_memory_gb(n, L):
     return SOCP_BYTES_PER_ENTRY * (int(L) + 1) * int(n) ** 2 / 1e9
 
 
+@task_name("robustpapers.bental2012.experiments:fig6_task")
 def fig6_task(N, L, C, kappa, seed, method, socp_time_limit=3600.0, fss_tol=1e-3, fss_max_iter=20000,
               distribution="uniform", dtype="float64", socp_max_gb=None):
     """One point of Fig. 6 (000 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (N per class).

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import check_binary_labels, check_finite_array, majority_error, robust_error, svm_dual
-from ..runner import derive_seed
-from ..structures import make_structure_families, perturb_structure, substructure_kernel_matrix
-from . import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm_many
+from ...core import check_binary_labels, check_finite_array, majority_error, robust_error, svm_dual
+from ..engine import derive_seed, task_name
+from ...structures import make_structure_families, perturb_structure, substructure_kernel_matrix
+from ...bhadra2010 import beta_from_kernel_support, kappa_finite_support, principal_rank_one, robust_bias, rsvm_many
 
 __all__ = [
     "TABLE2_METHODS", "RSVM_METHODS", "problem_kernels", "loo_split", "fit_decisions", "loo_decisions",
@@ -328,6 +328,7 @@ def table2_tasks(settings, seed=0):
             for f in range(S["n_families"]) for r in range(S["reps"])]
 
 
+@task_name("robustpapers.bhadra2010.protein_experiments:table2_task")
 def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, Cs, epss, n_starts,
                 methods=TABLE2_METHODS):
     """One one-vs-all problem of 003 Table 2 (family ``family`` against a random negative set ``rep``):
@@ -355,6 +356,7 @@ def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, C
                 **beta_diagnostics(kern["K_bar"], kern["a"], kern["b"]))
 
 
+@task_name("robustpapers.bhadra2010.protein_experiments:kappa_zero_task")
 def kappa_zero_task(seed, family, n_families, n_members, length, L, l, sigma, C, n_starts):
     """003 §5.1.2 on one problem of Table 2: at kappa = 0 every RSVM row is SVM_M. Returns, for each RSVM
     row, the largest LOO decision difference from SVM_M and whether all predicted signs agree."""
