@@ -26,9 +26,9 @@ __all__ = [
     "rescale_ussvm", "robust_objective", "worst_case_eta",
     "ussvm_socp",
 ]
-from .ussvm import svm_set_linear_max, ussvm_fss, ussvm_saddle_problem
+from .ussvm import FSSOptions, svm_set_linear_max, ussvm_fss, ussvm_saddle_problem
 
-__all__ += ["project_positive_lp_ball", "svm_set_linear_max", "ussvm_fss", "ussvm_saddle_problem"]
+__all__ += ["project_positive_lp_ball", "svm_set_linear_max", "ussvm_fss", "ussvm_saddle_problem", "FSSOptions"]
 from .estimators import USSVMClassifier
 from .prediction import evaluate_prediction_rules, nominal_decision, sampled_decisions
 

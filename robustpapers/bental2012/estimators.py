@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from ..core import check_positive
 from .prediction import evaluate_prediction_rules, nominal_decision, sampled_decisions
 from .socp import ussvm_socp
-from .ussvm import ussvm_fss
+from .ussvm import FSSOptions, ussvm_fss
 
 __all__ = ["USSVMClassifier"]
 
@@ -37,8 +37,8 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
     tol, max_iter : FSS stopping rule (relative certified gap, step cap).
     bias : {"paper", "free"}
         Bias rule (:func:`robust_bias`).
-    solver_options : dict, optional
-        Extra keyword arguments for the solver.
+    solver_options : dict or FSSOptions, optional
+        Extra keyword arguments for the solver; with ``solver="fss"`` also an :class:`FSSOptions`.
 
     Attributes
     ----------
@@ -107,11 +107,17 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
         if X.shape[1] != X.shape[2]:
             raise ValueError(f"the training kernels must be square, got shape {X.shape[1:]}")
         ypm = np.where(y == self.classes_[1], 1.0, -1.0)
-        opts = dict(self.solver_options or {})
-        if self.solver == "fss":
+        if isinstance(self.solver_options, FSSOptions):
+            if self.solver != "fss":
+                raise ValueError("solver_options may be an FSSOptions only with solver='fss'")
+            res = ussvm_fss(X[0], X[1:], ypm, self.C, self.kappa, self.p, tol=self.tol, max_iter=self.max_iter,
+                            bias=self.bias, options=self.solver_options)
+        elif self.solver == "fss":
+            opts = dict(self.solver_options or {})
             res = ussvm_fss(X[0], X[1:], ypm, self.C, self.kappa, self.p, tol=self.tol, max_iter=self.max_iter,
                             bias=self.bias, **opts)
         else:
+            opts = dict(self.solver_options or {})
             res = ussvm_socp(X[0], X[1:], ypm, self.C, self.kappa, self.p, bias=self.bias, **opts)
         self.result_ = res
         self.n_iter_ = max(int(res.nit), 1)

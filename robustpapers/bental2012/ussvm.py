@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields, replace
+from typing import Any, Callable, Optional, Union
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -11,7 +13,7 @@ from ..core.fss import SaddlePointProblem, fss_saddle
 from ..core.projection import project_positive_lp_ball, project_simplex, project_svm_set_ball
 from .robust import check_ussvm_problem, effective_kernel, robust_bias, robust_objective, worst_case_eta
 
-__all__ = ["svm_set_linear_max", "ussvm_saddle_problem", "ussvm_fss"]
+__all__ = ["svm_set_linear_max", "ussvm_saddle_problem", "ussvm_fss", "FSSOptions"]
 
 
 def svm_set_linear_max(g, y, C):
@@ -229,31 +231,17 @@ def _alternate_start(K_work, K_stack, y, C, kappa, p, prob, rounds):
     return alpha, x
 
 
-def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max_stages=60,
-              schedule="adaptive", ridge=0.0, R0="auto", y0="zeros", certificate="svm", check_every=20,
-              dtype=None, bias="paper", eig="exact", restrict_x=True, restrict_y=True, theta=None,
-              blas_threads=1, step="fixed", step_grow=1.5, n_alternate=2, polish=False, recenter_x=False,
-              svm_tol=1e-6, bias_floor=None, checkpoint=None, checkpoint_every=600.0, resume=None, callback=None,
-              verbose=False):
-    r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
+@dataclass(frozen=True)
+class FSSOptions:
+    r"""The expert knobs of :func:`ussvm_fss` (USSVM_MN), grouped so the solver's signature stays short.
 
-    .. math::
+    The defaults are those :func:`ussvm_fss` always had. ``dataclasses.replace(options, step="backtracking")``
+    changes one knob; :func:`ussvm_fss` also takes any field as a keyword.
 
-        \max_{\alpha\in S_n}\ \min_{\eta \ge 0,\ \|\eta\|_p\le\kappa}\
-        e^\top\alpha - \tfrac12\alpha^\top Y\Big(\bar K + \sum_l \eta_l K_l\Big)Y\alpha
-
-    as :math:`\min_x\max_y\phi` (see :func:`ussvm_saddle_problem`) by :func:`fss_saddle`: x-step in
-    closed form (projection on the positive part of the p-ball), y-step by the exact projection
-    :func:`robustpapers.core.project_svm_set` (the paper grid-searches, App. B).
-
-    Parameters
+    Attributes
     ----------
-    K_bar, K_list, y, C, kappa, p
-        As in :func:`ussvm_socp`; ``K_list`` preferably an (L, n, n) array.
-    tol : float
-        Stop when the certificate :math:`\varepsilon_{sad} \le \mathrm{tol}\cdot|F(y^s)|` (relative).
-    max_iter, max_stages : int
-        Caps on the total number of FSS steps :math:`M_s` and on stages.
+    max_stages : int
+        Cap on the number of FSS stages.
     schedule : {"adaptive", "theory"}
         Stage lengths: (16e) needs :math:`\theta > 0`; see :func:`fss_saddle`. With a linear
         :math:`\bar K` and d < n, :math:`\theta = 0`: use ``"adaptive"`` or ``ridge > 0``.
@@ -296,8 +284,6 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
         How :math:`\varepsilon_{sad}` is bounded (see :func:`ussvm_saddle_problem`).
     dtype : None, float32 or float64
         Storage of the kernel stack in the hot path (float32 halves memory traffic).
-    bias : {"paper", "free"}
-        Bias rule (:func:`robust_bias`) on the effective kernel :math:`\bar K + \sum_l\eta_l K_l`.
     bias_floor : float in [0, 1) or None
         Entries :math:`\alpha_i \le` ``bias_floor`` :math:`\cdot\max_j\alpha_j` are not support vectors of the
         bias (:func:`robustpapers.core.support_vectors`); None: ``tol``. Stopped at a relative gap ``tol``, FSS
@@ -321,9 +307,91 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     step, step_grow
         Step rule of :func:`fss_saddle`: the paper's fixed step (16b) or Mirror-Prox's
         backtracking on the local Lipschitz condition (Nemirovski 2004).
-    checkpoint, checkpoint_every, resume
+    check_every : int
+        Steps between two evaluations of the certificate (see :func:`fss_saddle`).
+    checkpoint_every : float
+        Seconds between two calls of ``checkpoint`` (see :func:`fss_saddle`).
+    callback, verbose
+        Passed to :func:`fss_saddle`.
+
+    Examples
+    --------
+    >>> from dataclasses import replace
+    >>> fast = replace(FSSOptions(), y0="alternate", recenter_x=True, polish=True, svm_tol=1e-10)
+    >>> fast.step, fast.y0
+    ('fixed', 'alternate')
+    """
+
+    max_stages: int = 60
+    schedule: str = "adaptive"
+    ridge: float = 0.0
+    R0: Union[str, float] = "auto"
+    y0: Any = "zeros"
+    certificate: str = "svm"
+    check_every: int = 20
+    dtype: Any = None
+    eig: str = "exact"
+    restrict_x: bool = True
+    restrict_y: bool = True
+    theta: Optional[float] = None
+    blas_threads: Optional[int] = 1
+    step: str = "fixed"
+    step_grow: float = 1.5
+    n_alternate: int = 2
+    polish: bool = False
+    recenter_x: bool = False
+    svm_tol: float = 1e-6
+    bias_floor: Optional[float] = None
+    checkpoint_every: float = 600.0
+    callback: Optional[Callable] = None
+    verbose: bool = False
+
+
+def _fss_options(options, expert):
+    """``options`` (None: the defaults) with the keyword overrides ``expert``; a ValueError names a bad one."""
+    if options is None:
+        options = FSSOptions()
+    elif not isinstance(options, FSSOptions):
+        raise ValueError(f"options must be an FSSOptions or None, got {type(options).__name__}")
+    unknown = sorted(set(expert) - {f.name for f in fields(FSSOptions)})
+    if unknown:
+        raise TypeError(f"ussvm_fss() got unexpected keyword argument(s): {', '.join(unknown)}")
+    return replace(options, **expert) if expert else options
+
+
+def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, bias="paper", options=None,
+              checkpoint=None, resume=None, **expert):
+    r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
+
+    .. math::
+
+        \max_{\alpha\in S_n}\ \min_{\eta \ge 0,\ \|\eta\|_p\le\kappa}\
+        e^\top\alpha - \tfrac12\alpha^\top Y\Big(\bar K + \sum_l \eta_l K_l\Big)Y\alpha
+
+    as :math:`\min_x\max_y\phi` (see :func:`ussvm_saddle_problem`) by :func:`fss_saddle`: x-step in
+    closed form (projection on the positive part of the p-ball), y-step by the exact projection
+    :func:`robustpapers.core.project_svm_set` (the paper grid-searches, App. B).
+
+    Parameters
+    ----------
+    K_bar, K_list, y, C, kappa, p
+        As in :func:`ussvm_socp`; ``K_list`` preferably an (L, n, n) array.
+    tol : float
+        Stop when the certificate :math:`\varepsilon_{sad} \le \mathrm{tol}\cdot|F(y^s)|` (relative).
+    max_iter : int
+        Cap on the total number of FSS steps :math:`M_s`.
+    bias : {"paper", "free"}
+        Bias rule (:func:`robust_bias`) on the effective kernel :math:`\bar K + \sum_l\eta_l K_l`.
+    options : FSSOptions, optional
+        The expert knobs (stage schedule, step rule, start, radius, certificate, storage...); None: the defaults
+        of :class:`FSSOptions`.
+    checkpoint, resume
         Split a long run over several processes (see :func:`fss_saddle`): ``checkpoint(state)`` receives the
-        state of the iterations; ``resume=state`` with the same data and arguments goes on from it.
+        state of the iterations (every ``options.checkpoint_every`` seconds); ``resume=state`` with the same
+        data and arguments goes on from it.
+    **expert
+        Any field of :class:`FSSOptions` by name (``step="backtracking"``), overriding ``options``: the
+        keywords this function took before the options were grouped keep working.
 
     Returns
     -------
@@ -341,6 +409,12 @@ def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, max
     >>> res.success, bool(res.gap <= 1e-6 * abs(res.objective))
     (True, True)
     """
+    o = _fss_options(options, expert)
+    max_stages, schedule, ridge, R0, y0, certificate = o.max_stages, o.schedule, o.ridge, o.R0, o.y0, o.certificate
+    check_every, dtype, eig, restrict_x, restrict_y, theta = o.check_every, o.dtype, o.eig, o.restrict_x, o.restrict_y, o.theta
+    blas_threads, step, step_grow, n_alternate, polish = o.blas_threads, o.step, o.step_grow, o.n_alternate, o.polish
+    recenter_x, svm_tol, bias_floor, checkpoint_every = o.recenter_x, o.svm_tol, o.bias_floor, o.checkpoint_every
+    callback, verbose = o.callback, o.verbose
     K_bar, K_stack, y, C, kappa, q, lam_min, lam_max_bar = check_ussvm_problem(
         K_bar, K_list, y, C, kappa, p, dtype=dtype)
     theta_given = theta
