@@ -21,7 +21,7 @@ from .socp import ussvm_socp
 __all__ = [
     "D_B", "D_G", "D_U", "DISTRIBUTIONS", "UncertainKernelData", "make_mixture_data", "make_uncertain_dataset",
     "make_uncertain_kernels", "rsvm_support_from_kernels",
-    "SaddlePointProblem", "fss_saddle", "fss_stage_constants",
+    "fss_saddle", "fss_stage_constants",  # SaddlePointProblem too is importable here, documented in core only
     "check_ussvm_problem", "dual_exponent", "effective_kernel", "kernel_quadratic_forms", "robust_bias",
     "rescale_ussvm", "robust_objective", "worst_case_eta",
     "ussvm_socp",

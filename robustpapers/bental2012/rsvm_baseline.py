@@ -36,7 +36,7 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
         \quad \mu_{ij} = -\tfrac{c_{ij}}{l_{ij}},\quad \beta_{ij} = \bigl(l_{ij}\,\gamma(\mu_{ij})\bigr)^2
 
     with :math:`a = \min_l K_l`, :math:`b = \max_l K_l` (:func:`rsvm_support_from_kernels`) and
-    :math:`\gamma` of 000 Theorem 1 (:func:`robustpapers.core.uncertainty.beta_from_kernel_support`) for the noise
+    :math:`\gamma` of 000 Theorem 1 (:func:`robustpapers.core.beta_from_kernel_support`) for the noise
     :math:`Z_{ij} = K_{ij} - \bar K_{ij} \in [a_{ij} - \bar K_{ij},\ b_{ij} - \bar K_{ij}]`. Entries whose
     support has no spread (:math:`b_{ij} - a_{ij} \le` ``spread_tol`` :math:`\max(1, |\bar K_{ij}|)`) are
     certain: :math:`\beta_{ij} = 0`. The result is symmetrised.

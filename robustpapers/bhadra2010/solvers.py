@@ -837,7 +837,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     beta_approx : {None, "principal", "psd"}
     n_starts, penalty, max_iter, random_state, n_jobs
         QN: number of random starts, final penalty P, DFP iterations per penalty stage, seed,
-        workers for the batches of starts (``qn_batch``; run by :func:`robustpapers.core.parallel.parallel_map`).
+        workers for the batches of starts (``qn_batch``; run by :func:`robustpapers.core.parallel_map`).
         ``max_iter`` is a cap, not a budget: a start that meets ``tol`` stops there. The default 20000 (it was
         2000) lets the best start converge on the paper's Table 1 problems, where 2000 stopped it in a few fits far from a KKT point
         (``benchmarks/bhadra2010_qn_cap.py`` says which, what the larger cap changes and what it costs).

@@ -9,7 +9,7 @@ __all__ = ["parallel_map"]
 def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label=None):
     """``[func(item) for item in items]``, run by joblib workers or on a Dask cluster; nothing is cached.
 
-    The execution backend of :func:`run_sweep`, for tasks whose results are arrays used at once
+    The execution backend of :func:`~robustpapers.reproduce.engine.run_sweep`, for tasks whose results are arrays used at once
     (a kernel matrix's blocks) rather than records worth caching.
 
     Parameters

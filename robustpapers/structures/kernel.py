@@ -462,7 +462,7 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
     tol : float
         Uniform error of the Fourier series of :math:`K_{norm}` (``method="fourier"``).
     n_jobs : int
-        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel.parallel_map`.
+        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel_map`.
 
     Returns
     -------

@@ -171,7 +171,7 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=No
     l, sigma, sigma_norm, normalize, method, tol : see :func:`substructure_kernel_matrix`.
     random_state : int, Generator or None
     n_jobs : int
-        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel.parallel_map`.
+        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel_map`.
     keep_draws : bool
         Keep the perturbed coordinates in the result.
 
