@@ -59,6 +59,7 @@ def numbers(records):
         moves[ds] = dict(largest=float(spread.max()), mean=float(spread.mean()),
                          mean_range=float(100 * np.ptp(acc.mean().to_numpy())))
     return {"table": table, "n_runs": int(len(f)), "n_certified": int(f.certified.sum()),
+            "lambda_min": {ds: float(v) for ds, v in g.lambda_min.mean().items()},
             "largest_gap": float(f.siqclp_gap.max()), "moves": moves}
 
 
