@@ -81,6 +81,16 @@ def test_solver_package_imports_only_core_datasets_and_itself(key):
                       f"robustpapers.{key}:\n" + "\n".join(found)
 
 
+def test_core_imports_no_paper_and_no_reproduction():
+    """robustpapers.core is below every paper: it imports only itself (and third-party packages)."""
+    found = []
+    for path in sorted((PACKAGE / "core").rglob("*.py")):
+        for lineno, name in _imports(path, "robustpapers.core"):
+            if name.startswith("robustpapers") and not (name == "robustpapers.core" or name.startswith("robustpapers.core.")):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{lineno} imports {name}")
+    assert not found, "\n".join(found)
+
+
 # The modules moved from robustpapers.<paper>/ to robustpapers/reproduce/<paper>/ with their task functions.
 MOVED = {
     "bental2012": ("experiments", "experiments_proteins", "perturbed_kernel_demo"),
