@@ -8,7 +8,8 @@ already cached are skipped. Re-execute the pages afterwards (``python -m robustp
 names them when it has computed something: they glue how much of the sweep is cached) and commit them with the
 records they read.
 
-Usage: python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart] [--seed 0] [--reverse]
+Usage: python scripts/paper_scale.py chen2008 table1_certified [--datasets sonar heart] [--seed 0] [--reverse]
+       python scripts/paper_scale.py chen2008 table1 [--datasets sonar heart]   (Table 1 as first computed)
        python scripts/paper_scale.py bhadra2010 table1 --datasets 0 1
        python scripts/paper_scale.py bental2012 fig2 [--datasets uniform beta] [--reverse | --shard 0/2]   (1950 folds)
        python scripts/paper_scale.py bental2012 fig3 [--datasets beta] [--shard 1/2]   (Figs. 3-4: 1200 tasks)
@@ -29,68 +30,9 @@ finish the first block of 39 folds, one sample of every curve, together).
 """
 from __future__ import annotations
 
-import argparse
-import importlib
-import time
-from pathlib import Path
+import sys
 
-from robustpapers.reproduce.engine import run_sweep
-
-
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("paperkey", choices=["bental2012", "bhadra2010", "chen2008"])
-    p.add_argument("experiment", help="a sweep of the chapter: one of its experiments module's PAPER_SCALE_SWEEPS "
-                                      "(e.g. table1)")
-    p.add_argument("--datasets", nargs="+", default=None, help="only these data sets, in this order")
-    p.add_argument("--seed", type=int, default=0, help="the page's seed parameter")
-    p.add_argument("--reverse", action="store_true", help="take the tasks in reverse order (a second worker)")
-    p.add_argument("--shard", default=None, metavar="I/K", help="only tasks I, I + K, I + 2K, ... (worker I of K)")
-    args = p.parse_args(argv)
-    shard = _shard(args.shard) if args.shard is not None else None
-    experiments = importlib.import_module(f"robustpapers.reproduce.{args.paperkey}.experiments")
-    func, tasks, exp, version = experiments.paper_scale_tasks(args.experiment, seed=args.seed, datasets=args.datasets)
-    # bhadra2010's Table 2 goes a family at a time, bental2012's Figs. 2-3 a distribution at a time; bental2012's
-    # proteins come in the order given already
-    key = next((k for k in ("dataset", "family", "distribution") if tasks and k in tasks[0]), None)
-    if args.datasets and key is not None:
-        order = [type(tasks[0][key])(d) for d in args.datasets]
-        tasks.sort(key=lambda t: order.index(t[key]))
-    if args.reverse:
-        tasks.reverse()
-    if shard is not None:
-        tasks = tasks[shard[0]::shard[1]]
-    computed = 0
-    for t in tasks:
-        t0 = time.perf_counter()
-        df = run_sweep(func, [t], paperkey=args.paperkey, experiment=exp, version=version, progress=False)
-        shown = ("dataset", "family", "distribution", "dataset_index", "rep", "noise", "fold", "kappa", "eps", "seed",
-                 "xi", "rho", "prune", "master_start", "N", "L", "C", "method", "step", "f1", "f2")
-        cached = bool(df.cached.iloc[0])
-        print(exp, {k: t[k] for k in shown if k in t},
-              "cached" if cached else f"computed in {time.perf_counter() - t0:.0f} s", flush=True)
-        computed += not cached
-    if computed:
-        print(f"{computed} new record(s): re-run and commit with them " + ", ".join(_pages(args.paperkey, args.experiment)))
-
-
-def _shard(text):
-    """``"I/K"`` -> (I, K) with 0 <= I < K; anything else is a ValueError naming the option."""
-    try:
-        i, k = (int(v) for v in text.split("/"))
-    except ValueError:
-        i, k = -1, 0
-    if not 0 <= i < k:
-        raise ValueError(f"--shard must be I/K with integers 0 <= I < K, got {text!r}")
-    return i, k
-
-
-def _pages(paperkey, experiment):
-    """The chapter's pages that name the sweep (they glue what is cached of it), and the reproduction log."""
-    root = Path(__file__).resolve().parent.parent / "notebooks"
-    pages = [f.stem for f in sorted(root.glob(f"{paperkey}_*.md")) if f'"{experiment}"' in f.read_text()]
-    return pages + ["appendix_reproduction_log"]
-
+from robustpapers.reproduce.sweeps import main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

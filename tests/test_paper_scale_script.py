@@ -1,4 +1,5 @@
-"""scripts/paper_scale.py: which paper-scale tasks it hands to the runner, and in which order (no task runs)."""
+"""scripts/paper_scale.py (robustpapers.reproduce.sweeps): which paper-scale tasks it hands to the runner, and in which
+order (no task runs)."""
 import importlib
 import importlib.util
 from pathlib import Path
@@ -12,8 +13,10 @@ SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "paper_scale.py"
 @pytest.fixture
 def script(monkeypatch):
     spec = importlib.util.spec_from_file_location("paper_scale_script", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    script_mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script_mod)  # the script is a thin wrapper around robustpapers.reproduce.sweeps
+    mod = importlib.import_module("robustpapers.reproduce.sweeps")
+    assert script_mod.main is mod.main
     calls = []
 
     def fake_run_sweep(func, tasks, **kw):
@@ -182,7 +185,11 @@ def test_new_records_name_the_pages_to_rerun(script, monkeypatch, capsys, paperk
     named = last.split("with them ", 1)[1].split(", ")
     assert page in named and named[-1] == "appendix_reproduction_log"
     notebooks = SCRIPT.parents[1] / "notebooks"
-    assert all(f'"{experiment}"' in (notebooks / f"{p}.md").read_text() for p in named[:-1])
+    from robustpapers.reproduce.ledger import artefact_modules
+
+    readers = {m.__name__.rsplit(".", 1)[1] for m in artefact_modules(paperkey) if getattr(m, "EXPERIMENT", "") == experiment}
+    assert all(f'"{experiment}"' in (text := (notebooks / f"{p}.md").read_text()) or any(r in text for r in readers)
+               for p in named[:-1])
 
 
 def test_only_cached_tasks_name_no_pages(script, capsys):
@@ -255,3 +262,16 @@ def test_bental2012_complete_blocks_keeps_only_whole_data_set_fold_blocks():
     assert per_block == 3 * 8 and blocks == [(0, 0)] and len(full) == 24
     empty, none, _ = complete_blocks(pd.DataFrame(), tasks3)
     assert empty.empty and none == []
+
+
+def test_an_artefact_modules_sweep_by_its_cache_folder(script):
+    """chen2008's certified Table 1 is an artefact module: the script takes its paper-scale tasks by its folder."""
+    from robustpapers.reproduce.chen2008 import table1
+
+    mod, calls = script
+    mod.main(["chen2008", table1.EXPERIMENT, "--datasets", "heart"])
+    assert [c[1] for c in calls] == [t for t in table1.tasks("paper") if t["dataset"] == "heart"]
+    assert {(c[0], c[2]["experiment"], c[2]["version"]) for c in calls} == {
+        (table1.TASK.__name__, table1.EXPERIMENT, table1.VERSION)}
+    with pytest.raises(ValueError, match="unknown chen2008 paper-scale sweep"):
+        mod.main(["chen2008", "table9"])
