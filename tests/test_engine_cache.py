@@ -114,7 +114,7 @@ SWEEP_SCRIPT = textwrap.dedent('''
     def slow_task(x, hang_from):
         """Ends at once below ``hang_from``, hangs from it on (until killed)."""
         store = task_checkpoint()
-        for step in range(3):  # checkpoints too, so concurrent sweeps also share checkpoint files
+        for step in range(20):  # checkpoints too, so concurrent sweeps also race on checkpoint files
             store.save({"x": x, "step": step})
         if x >= hang_from:
             time.sleep(600)
@@ -166,8 +166,11 @@ def test_a_killed_sweep_keeps_its_finished_tasks(tmp_path, n_jobs):
 
 
 def test_two_processes_share_one_cache(tmp_path):
-    """Two sweeps over the same tasks at once, on one cache: both succeed, every record is valid."""
-    root, n = tmp_path / "results", 40
+    """Two sweeps over the same tasks at once, on one cache: both succeed, every record is valid.
+
+    (With the former fixed temporary names, ``<key>.tmp`` and ``<key>.checkpoint-tmp``, one of the two sweeps
+    crashed in 3 runs of 4: its rename found the other's file already moved.)"""
+    root, n = tmp_path / "results", 60
     procs = [_sweep_process(tmp_path, root, n=n, hang_from=n, n_jobs=1) for _ in range(2)]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [err for _, err in outs]
