@@ -333,6 +333,19 @@ def test_a_commit_is_recorded_only_from_this_checkout(monkeypatch, tmp_path):
     assert engine._read_git_commit() == "unknown"
     (elsewhere / "_toc.yml").write_text("")  # this project's layout, but not the package imported
     assert engine._read_git_commit() == "unknown"
+    asked = []
+
+    def untracked_module(cmd, **kwargs):  # this checkout, clean but for a new module not yet committed
+        asked.append(cmd)
+        if cmd[1:] == ["rev-parse", "--show-toplevel"]:
+            out = f"{engine._PACKAGE_DIR.parent}\n"
+        else:
+            out = "f" * 40 + "\n" if cmd[1] == "rev-parse" else "?? robustpapers/reproduce/new_artefact.py\n"
+        return subprocess.CompletedProcess(cmd, 0, stdout=out, stderr="")
+
+    monkeypatch.setattr(engine.subprocess, "run", untracked_module)
+    assert engine._read_git_commit() == "f" * 40 + "+dirty"
+    assert "--untracked-files=all" in asked[-1] and asked[-1][-1] == str(engine._PACKAGE_DIR)
 
 
 # -- 4. cache status -----------------------------------------------------------------------------------------------

@@ -135,8 +135,8 @@ _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def _read_git_commit():
-    """HEAD of this project's checkout, with "+dirty" if its tracked files under ``robustpapers/`` differ
-    from it; "unknown" unless the package is imported from that checkout.
+    """HEAD of this project's checkout, with "+dirty" if its files under ``robustpapers/`` differ from it
+    (untracked ones included); "unknown" unless the package is imported from that checkout.
 
     The checkout is the git toplevel of the package's folder, and it counts only when it is this project's
     (it holds ``_toc.yml``) and the package imported is its ``robustpapers/``: a copy installed in a
@@ -156,7 +156,8 @@ def _read_git_commit():
         commit = head.stdout.strip()
         if head.returncode != 0 or not commit:
             return "unknown"
-        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", str(pkg)],
+        # untracked files count: a new module not yet committed may well be the code that ran
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", str(pkg)],
                                 cwd=pkg, capture_output=True, text=True, timeout=30)
         return commit + ("+dirty" if status.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
