@@ -38,10 +38,11 @@ test-unit: $(STAMP)
 	$(PY) -m pytest tests -m "not slow" -q
 
 # Every notebook from scratch at scale="quick", in a temporary folder with an empty cache;
-# and the pipeline's own slow tests (a failed run keeps the good page; paper-scale markers).
+# the pipeline's own slow tests (a failed run keeps the good page; paper-scale markers); and the cheapest
+# cached record of each results folder re-run at HEAD (it must reproduce).
 # Two notebooks at a time, one BLAS thread each (2 cores); fresh runs are not compared to the pages.
 test-notebooks: $(STAMP)
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests/test_notebooks.py tests/test_pipeline.py -m slow -q -n 2 --durations=0
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests/test_notebooks.py tests/test_pipeline.py tests/test_engine_reproduce.py -m slow -q -n 2 --durations=0
 
 # The committed executed pages still reproduce (outputs compared; images and stderr not).
 test-nbval: $(STAMP)

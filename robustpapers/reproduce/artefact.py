@@ -55,20 +55,16 @@ def scan(paper, experiment, root=None, where=None):
 
     For claims read from records of task functions that have not become an artefact module yet:
     ``where`` is a dict of parameter values (a record matches when each given parameter equals it).
-    A record that is not valid JSON raises ``ValueError`` naming its file.
+    A corrupt record (not JSON, or without a record's keys) raises ``ValueError`` naming its file.
     """
-    import json
     from pathlib import Path
 
-    from .engine import results_root
+    from .engine import read_record, results_root
 
     base = (results_root() if root is None else Path(root)) / paper / experiment
     out = []
     for path in sorted(base.glob("*.json")) if base.exists() else []:
-        try:
-            rec = json.loads(path.read_text())
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"corrupt record {path}: {exc}") from None
+        rec = read_record(path)  # a corrupt record raises ValueError naming its file
         if where is None or all(rec.get("params", {}).get(k) == v for k, v in where.items()):
             out.append(rec)
     return out
