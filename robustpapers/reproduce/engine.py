@@ -230,7 +230,7 @@ def _strip_task_name(src):
 def source_hash(func):
     """A hash of a task function's source code (16 hex digits), or None where it has none (a builtin).
 
-    The sha256 of :func:`inspect.getsource` (dedented, without ``@task_name(...)`` lines). Only the task
+    The sha256 of ``inspect.getsource`` (dedented, without ``@task_name(...)`` lines). Only the task
     function's own text counts: a change in a helper it calls goes unseen, so bump the experiment's
     ``version`` when a change alters results.
 
