@@ -82,6 +82,9 @@ def test_claims_and_numbers_on_the_committed_records():
             assert rec["result"]["alg1_certified"] == T.certified(rec, "alg1")
     nums = T.numbers(recs)
     assert nums["n_records"] + nums["n_missing"] == 60
+    if nums["n_records"]:  # APG-FW and Algorithm 1 bound the same optimum: their bounds must interleave
+        cert = nums["certification"]
+        assert (cert["bounds agree"] == cert["splits"]).all()
 
 
 def test_quick_task_certifies_its_runs():
