@@ -134,3 +134,31 @@ def test_pages_render(server, browser):
                 problems.append(f"{rel}: broken anchor {href}")
     page.close()
     assert not problems, "\n".join(problems)
+
+
+#: Words about how the book is made, which a page for readers never uses, and the papers' file numbers
+#: ("000 §5.3"), which it replaces by their keys (bental2012).
+_BACKSTAGE = re.compile(r"\b(issues?|sessions?|budgets?|workers?|lent|the machine|our option)\b"
+                        r"|(?<![\w,.\-−])00[0-4](?![\w,.])", re.I)
+#: Pages not yet rewritten for readers (their chapters are converted one at a time); every other page must pass.
+_NOT_YET_REWRITTEN = re.compile(r"book/(bental2012|bhadra2010|shivaswamy2006|ginodi2010|structures|appendix_)")
+
+
+def _reader_text(path):
+    """The article text of a built page: scripts, styles and tags removed."""
+    html = path.read_text(errors="replace")
+    body = html.split('<article class="bd-article"', 1)[-1].split("</article>", 1)[0]
+    body = re.sub(r"(?is)<(script|style)\b.*?</\1>", " ", body)
+    text = re.sub(r"(?s)<[^>]+>", " ", body)
+    return re.sub(r"\s+", " ", text.replace("&nbsp;", " "))
+
+
+@pytest.mark.parametrize("rel", [pytest.param(p, marks=pytest.mark.xfail(
+    reason="rewritten for readers with its chapter", strict=False)) if _NOT_YET_REWRITTEN.match(p) else p
+    for p in (sorted(q.relative_to(HTML).as_posix() for q in (HTML / "book").glob("*.html"))
+              if (HTML / "book").is_dir() else ["book/intro.html"])])
+def test_pages_say_nothing_about_how_the_book_is_made(rel):
+    text = _reader_text(HTML / rel)
+    hits = sorted({m.group(0) for m in _BACKSTAGE.finditer(text)})
+    contexts = [text[max(0, m.start() - 60):m.end() + 60] for m in list(_BACKSTAGE.finditer(text))[:5]]
+    assert not hits, f"{rel} says {hits}: " + " | ".join(contexts)

@@ -5,7 +5,8 @@
   displayed and referenced as (N); other labels keep Sphinx's serial numbers.
 * Figures and tables carry the paper's numbers: a figure labelled ``fig-<paperkey>-<N>`` (or
   ``tab-<paperkey>-<N>``) is captioned and referenced "<paperkey> Fig. N" ("<paperkey> Table N");
-  others keep Sphinx's serial numbers ("Fig. 27").
+  a figure without a label (the book's own, not the paper's) has no number; a labelled one keeps Sphinx's
+  serial number ("Fig. 27").
 * The built book stays offline: Jupyter Book 1.x always loads ``sphinx_thebe``,
   whose page scripts point at a CDN (and are injected twice, a JavaScript
   error); the book has no live-code launch, so its listeners are removed.
@@ -15,6 +16,7 @@ import re
 from sphinx.domains.math import MathDomain
 
 _PAPER_ARTEFACT = re.compile(r"^(?P<kind>fig|tab)-(?P<paper>[a-z]+\d{4})-(?P<num>\d+[a-z]?)$")
+_AUTO_ID = re.compile(r"^id\d+$")
 #: The word before a serial number, per enumerable type (numfig_format becomes "%s": the words live here).
 _SERIAL_WORD = {"figure": "Fig.", "table": "Table", "code-block": "Listing", "section": "Section"}
 _PAPER_LABEL = re.compile(r"^[a-z]+\d{4}-eq(?P<num>[0-9][0-9a-z]*(?:-[0-9a-z]+)*)$")
@@ -41,6 +43,8 @@ def _paper_numbers(app, env):
                 if m:
                     word = "Fig." if m.group("kind") == "fig" else "Table"
                     ids[fid] = (f"{m.group('paper')} {word} {m.group('num')}",)
+                elif _AUTO_ID.match(fid):
+                    ids[fid] = ("",)  # a figure of the book's own, without a label: no number at all
                 else:
                     ids[fid] = (f"{_SERIAL_WORD.get(figtype, '')} {'.'.join(map(str, nums))}".strip(),)
     return []

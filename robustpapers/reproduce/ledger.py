@@ -29,7 +29,7 @@ from typing import Optional
 import numpy as np
 
 __all__ = ["VERDICTS", "PAPERS", "Claim", "paired", "equivalent", "noninferior", "target", "combine", "not_run",
-           "all_claims", "artefact_modules", "ledger_table", "summary_table"]
+           "all_claims", "artefact_modules", "ledger_table", "ledger_markdown", "summary_table"]
 
 #: The verdicts, from the strongest agreement to none at all.
 VERDICTS = ("reproduced", "partly", "not reproduced", "contradicted", "inconclusive", "not testable here")
@@ -324,7 +324,11 @@ def _fmt(v, digits=2):
     if v is None:
         return "—"
     if isinstance(v, (float, np.floating)):
-        return f"{v:.{digits}f}" if abs(v) < 1e4 else f"{v:.3g}"
+        if not np.isfinite(v):
+            return str(v)
+        if float(v).is_integer() and abs(v) < 1e6:
+            return str(int(v))  # a count
+        return f"{v:.{digits}f}" if 10 ** -digits <= abs(v) < 1e4 else f"{v:.3g}"
     return str(v)
 
 
@@ -341,6 +345,15 @@ def ledger_table(claims, digits=2):
                      "paper": _fmt(c.paper_value, digits), "ours [95 % interval]": ours, "verdict": c.verdict,
                      "certified runs": f"{c.n_certified} of {c.n_runs}" if c.n_runs else "—"})
     return pd.DataFrame(rows)
+
+
+def ledger_markdown(claims, digits=2):
+    """:func:`ledger_table` as a Markdown table (no index; ``|`` in a cell escaped), for a page to display."""
+    table = ledger_table(claims, digits)
+    if table.empty:
+        return "No claim is judged here yet."
+    esc = table.astype(str).apply(lambda col: col.str.replace("|", "\\|", regex=False))
+    return esc.to_markdown(index=False)
 
 
 def summary_table(claims):
