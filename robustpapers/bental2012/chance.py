@@ -35,14 +35,14 @@ def _check(K_bar, beta, y, C, kappa):
 
 def chance_objective(alpha, K_bar, beta, y, kappa):
     r""":math:`G(\alpha) = e^\top\alpha - \tfrac12\alpha^\top Y\bar KY\alpha - \tfrac\kappa2\sqrt{\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}`
-    (minus the objective of 000 eq. (7)/(22))."""
+    (minus the objective of bental2012 eq. (7)/(22))."""
     alpha = np.asarray(alpha, dtype=float)
     u, v = alpha * y, alpha**2
     return float(alpha.sum() - 0.5 * u @ K_bar @ u - 0.5 * kappa * math.sqrt(max(float(v @ beta @ v), 0.0)))
 
 
 def chance_socp(K_bar, beta, y, C, kappa, solver="CLARABEL"):
-    r"""The SOCP (22) of 000 §5.4 (bhadra2010 Theorem 6) with cvxpy.
+    r"""The SOCP (22) of bental2012 §5.4 (bhadra2010 Theorem 6) with cvxpy.
 
     .. math::
 
@@ -118,14 +118,14 @@ def project_orthant_ellipsoid(v, lam, V, r, max_iter=500, tol=1e-12):
 
 def chance_fss(K_bar, beta, y, C, kappa, *, tol=1e-4, max_iter=20_000, schedule="adaptive", check_every=20,
                callback=None, verbose=False):
-    r"""FSS (000 §5.2) on the saddle-point form (23) of the chance-constrained SVM (22).
+    r"""FSS (bental2012 §5.2) on the saddle-point form (23) of the chance-constrained SVM (22).
 
     .. math::
 
         \min_{\zeta\ge0,\ \zeta^\top\beta^{-1}\zeta\le\kappa^2/4}\ \max_{\alpha\in S_n}\
         -\tfrac12\alpha^\top Y\bar KY\alpha + e^\top\alpha - \sum_i\zeta_i\alpha_i^2
 
-    (000 Theorem 5). Needs :math:`\beta` elementwise nonnegative and positive definite.
+    (bental2012 Theorem 5). Needs :math:`\beta` elementwise nonnegative and positive definite.
     :math:`G_x = -\alpha\circ\alpha`, :math:`G_y = Y\bar KY\alpha + 2\zeta\circ\alpha - e`,
     :math:`L_{xy} = 2C`, :math:`L_{yy} = \lambda_{\max}(\bar K) + \kappa\sqrt{\max_i\beta_{ii}}`,
     :math:`\theta = \lambda_{\min}(\bar K)`, :math:`\Omega_X = \kappa^2\lambda_{\max}(\beta)/8`, :math:`\Omega_Y = 1/2`.

@@ -12,7 +12,7 @@ __all__ = [
     "D_G", "D_U", "D_B", "rsvm_support_from_kernels", "DISTRIBUTIONS",
 ]
 
-#: The three entry distributions of Z^l (000 §7.1.1): standard Gaussian, Uniform[-1, 1],
+#: The three entry distributions of Z^l (bental2012 §7.1.1): standard Gaussian, Uniform[-1, 1],
 #: centred Beta(0.5, 0.5) (i.e. Beta(0.5, 0.5) - 1/2, on [-1/2, 1/2]).
 DISTRIBUTIONS = ("gaussian", "uniform", "beta")
 
@@ -35,7 +35,7 @@ class UncertainKernelData:
 
 
 def make_mixture_data(N, random_state=None, d=None):
-    r"""The two-class Gaussian-mixture data of 000 §7.1.1.
+    r"""The two-class Gaussian-mixture data of bental2012 §7.1.1.
 
     :math:`d \sim \mathrm{Unif}\{2,\dots,100\}` (unless given); four Gaussians
     :math:`N(\mu_k, \Sigma_k)` with :math:`\mu_{kj} \sim U(-5, 5)` and diagonal
@@ -91,7 +91,7 @@ def _entries(dist, rng, shape):
 
 
 def make_uncertain_kernels(K_bar, L, distribution="gaussian", random_state=None, rank=None, dtype=float):
-    r"""The L base kernels :math:`K_l = \bar K + Z^l Z^{l\top}` of 000 §7.1.1.
+    r"""The L base kernels :math:`K_l = \bar K + Z^l Z^{l\top}` of bental2012 §7.1.1.
 
     :math:`Z^l_{ij} = l^l_{ij}\,\xi^l_{ij}` with :math:`\xi` Gaussian(0,1), Uniform[-1,1] or
     centred Beta(0.5,0.5) entries and :math:`l^l_{ij} \sim U(0, 0.05|\bar K_{ij}|)`, drawn
@@ -121,7 +121,7 @@ def make_uncertain_kernels(K_bar, L, distribution="gaussian", random_state=None,
 
 
 def make_uncertain_dataset(distribution, N, L, random_state=None, d=None, rank=None, dtype=float):
-    """One data set of D_G / D_U / D_B(1, N, L) (000 §7.1.1): mixture data, linear K̄ and L kernels."""
+    """One data set of D_G / D_U / D_B(1, N, L) (bental2012 §7.1.1): mixture data, linear K̄ and L kernels."""
     rng = np.random.default_rng(random_state)
     s1, s2 = rng.integers(0, 2**32, size=2)
     X, y = make_mixture_data(N, random_state=int(s1), d=d)
@@ -140,7 +140,7 @@ def _family(distribution, S, N, L, random_state, **kw):
 
 
 def D_G(S, N, L, random_state=None, **kw):
-    """:math:`D_G(S, N, L)`: S data sets with N points per class and L Gaussian-perturbed kernels (000 §7.1.1).
+    """:math:`D_G(S, N, L)`: S data sets with N points per class and L Gaussian-perturbed kernels (bental2012 §7.1.1).
 
     Examples
     --------
@@ -162,7 +162,7 @@ def D_B(S, N, L, random_state=None, **kw):
 
 
 def rsvm_support_from_kernels(K_stack):
-    r"""RSVM's support information from a kernel set (000 §7.1.2).
+    r"""RSVM's support information from a kernel set (bental2012 §7.1.2).
 
     .. math::
 

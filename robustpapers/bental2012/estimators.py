@@ -15,7 +15,7 @@ __all__ = ["USSVMClassifier"]
 
 
 class USSVMClassifier(ClassifierMixin, BaseEstimator):
-    r"""Robust SVM under the affine kernel uncertainty :math:`\mathcal E(\kappa)` (000 eq. (12)).
+    r"""Robust SVM under the affine kernel uncertainty :math:`\mathcal E(\kappa)` (bental2012 eq. (12)).
 
     .. math::
 

@@ -43,7 +43,7 @@ def sampled_decisions(K_test_stack, y, alpha, b, kappa, R=100, p=2, random_state
         f^s_t = \sum_i y_i\alpha_i\Big(\bar K(x_t, x_i) + \sum_l \eta^s_l K_l(x_t, x_i)\Big) + b,
         \qquad \eta^s \sim \mathrm{Unif}\{\eta\ge 0, \|\eta\|_p\le\kappa\}
 
-    (000 §6.1, draws by :func:`robustpapers.core.sample_positive_lp_ball`); computed as
+    (bental2012 §6.1, draws by :func:`robustpapers.core.sample_positive_lp_ball`); computed as
     :math:`f^{nom} + H v` with :math:`v_l = K_l^{test} Y\alpha`, so the L test kernels are read once.
 
     Returns
@@ -64,7 +64,7 @@ def sampled_decisions(K_test_stack, y, alpha, b, kappa, R=100, p=2, random_state
 
 def evaluate_prediction_rules(K_test_stack, y_test, y_train, alpha, b, kappa, R=100, p=2, random_state=None):
     """NominalErr, MajorityErr (27) and RobustErr (28) of a classifier (alpha, b) on a test stack
-    (000 §6.2), through :func:`robustpapers.core.prediction_errors`.
+    (bental2012 §6.2), through :func:`robustpapers.core.prediction_errors`.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """The robust SVM of bental2012 §4.2: the uncertainty set E(kappa), the closed-form inner
 minimisation over eta, the robust objective F(alpha) and the bias rule.
 
-Notation (000 eqs. (10)-(12)): base kernels :math:`\\bar K, K_1, \\dots, K_L` (PSD, n x n),
+Notation (bental2012 eqs. (10)-(12)): base kernels :math:`\\bar K, K_1, \\dots, K_L` (PSD, n x n),
 labels :math:`y \\in \\{\\pm 1\\}^n`, :math:`Y = \\mathrm{diag}(y)`, the SVM set
 :math:`S_n = \\{0 \\le \\alpha \\le C, y^\\top\\alpha = 0\\}` and, for :math:`p \\ge 1`,
 :math:`\\mathcal E(\\kappa) = \\{\\bar K + \\sum_l \\eta_l K_l : \\eta \\ge 0, \\|\\eta\\|_p \\le \\kappa\\}`.
@@ -41,7 +41,7 @@ def worst_case_eta(a, kappa, p=2):
         \qquad
         \eta^\star_l = \kappa \frac{a_l^{q-1}}{\|a\|_q^{q-1}},\quad q = \frac{p}{p-1},
 
-    for :math:`a \ge 0` (000 §4.2, below eq. (12)); the maximum is :math:`\kappa \|a\|_q`.
+    for :math:`a \ge 0` (bental2012 §4.2, below eq. (12)); the maximum is :math:`\kappa \|a\|_q`.
     For p = 1 (q = inf) the mass :math:`\kappa` is spread evenly over the indices
     attaining :math:`\max_l a_l` (any split of it is optimal, the paper's condition);
     for p = inf, :math:`\eta = \kappa \mathbf 1`. When :math:`a = 0` every feasible
@@ -101,7 +101,7 @@ def robust_objective(alpha, K_bar, K_stack, y, kappa, p=2):
         F(\alpha) = e^\top\alpha - \tfrac12 \alpha^\top Y \bar K Y \alpha
                     - \tfrac12 \kappa \|a(\alpha)\|_q,\qquad a_l(\alpha) = \alpha^\top Y K_l Y \alpha
 
-    (000 eq. (12) with the closed-form inner solution of §4.2).
+    (bental2012 eq. (12) with the closed-form inner solution of §4.2).
 
     Examples
     --------
@@ -119,7 +119,7 @@ def robust_objective(alpha, K_bar, K_stack, y, kappa, p=2):
 
 
 def effective_kernel(K_bar, K_stack, eta):
-    r"""The effective kernel :math:`\bar K + \sum_l \eta_l K_l` (000 §4.2); works for (L, m, n) test stacks too."""
+    r"""The effective kernel :math:`\bar K + \sum_l \eta_l K_l` (bental2012 §4.2); works for (L, m, n) test stacks too."""
     K_stack = np.asarray(K_stack)
     eta = np.asarray(eta, dtype=float)
     if K_stack.shape[0] == 0:
@@ -128,11 +128,11 @@ def effective_kernel(K_bar, K_stack, eta):
 
 
 def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6, floor=0.0):
-    r"""The bias of the robust classifier on the effective kernel (000 §4.2).
+    r"""The bias of the robust classifier on the effective kernel (bental2012 §4.2).
 
     ``rule="paper"`` averages over all support vectors :math:`SV = \{i : \alpha_i > 0\}`
     (numerically :math:`\alpha_i > \mathrm{rtol}\cdot C`, or :math:`\alpha_i > \mathrm{rtol}\cdot\max_j\alpha_j`
-    when no entry passes that, as on 000's synthetic data at C = 100 where :math:`\alpha \ll C`:
+    when no entry passes that, as on bental2012's synthetic data at C = 100 where :math:`\alpha \ll C`:
     :func:`robustpapers.core.support_vectors`), exactly the formula below (12):
 
     .. math::
@@ -222,7 +222,7 @@ def rescale_ussvm(K_bar, K_stack, C, c):
         \qquad \alpha \in S_n(C) \iff c\,\alpha \in S_n(cC),
 
     since every term of (12) is either linear in :math:`\alpha` or a quadratic form in
-    :math:`\alpha` (000 eq. (12); :math:`\|\cdot\|_q` is positively homogeneous). So
+    :math:`\alpha` (bental2012 eq. (12); :math:`\|\cdot\|_q` is positively homogeneous). So
     :math:`\alpha_*` solves (12) iff :math:`c\,\alpha_*` solves the rescaled problem, with
     optimal values related by the factor :math:`c`; the bias rule of §4.2 is unchanged
     (:math:`b` is a ratio of kernel sums and :math:`y_i`, invariant under the map).

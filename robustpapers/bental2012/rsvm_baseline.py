@@ -1,7 +1,7 @@
-r"""RSVM (Bhadra et al. 2010) as a baseline on a kernel set, as 000 §7.1.2 sets it up for Figs. 3-4.
+r"""RSVM (Bhadra et al. 2010) as a baseline on a kernel set, as bental2012 §7.1.2 sets it up for Figs. 3-4.
 
-000 compares its robust SVMs with RSVM, the chance-constrained SVM of 000 eq. (7) (003 eq. 15),
-which needs a mean kernel and the support of every kernel entry, not a kernel set. 000 §7.1.2
+bental2012 compares its robust SVMs with RSVM, the chance-constrained SVM of bental2012 eq. (7) (bhadra2010 eq. 15),
+which needs a mean kernel and the support of every kernel entry, not a kernel set. bental2012 §7.1.2
 extracts them from the set :math:`\{K_1,\dots,K_L\}`:
 
 .. math::
@@ -9,9 +9,9 @@ extracts them from the set :math:`\{K_1,\dots,K_L\}`:
     \bar K = \frac1L\sum_{l=1}^L K_l,\qquad a_{ij} = \min_l (K_l)_{ij},\qquad b_{ij} = \max_l (K_l)_{ij}.
 
 The noise :math:`Z = K - \bar K` is then supported on :math:`[a - \bar K, b - \bar K]` (zero mean
-is assumed, as 000 Theorem 1 requires) and enters (7) through
+is assumed, as bental2012 Theorem 1 requires) and enters (7) through
 :math:`\beta_{ij} = (l_{ij}\gamma(\mu_{ij}))^2` and :math:`\kappa = \sqrt{2\log(1/\epsilon)}`
-(000 Theorem 1). This module builds RSVM's inputs from a kernel set; training RSVM on them
+(bental2012 Theorem 1). This module builds RSVM's inputs from a kernel set; training RSVM on them
 (:func:`robustpapers.reproduce.bental2012.rsvm_baseline.rsvm_on_kernel_set`) needs bhadra2010's solver, so it
 lives with the reproduction, which may combine two papers.
 """
@@ -27,7 +27,7 @@ __all__ = ["rsvm_beta_from_kernels", "rsvm_kappa"]
 
 
 def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
-    r"""Mean kernel and RSVM's :math:`\beta` from a kernel set (000 §7.1.2 and Theorem 1).
+    r"""Mean kernel and RSVM's :math:`\beta` from a kernel set (bental2012 §7.1.2 and Theorem 1).
 
     .. math::
 
@@ -36,7 +36,7 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
         \quad \mu_{ij} = -\tfrac{c_{ij}}{l_{ij}},\quad \beta_{ij} = \bigl(l_{ij}\,\gamma(\mu_{ij})\bigr)^2
 
     with :math:`a = \min_l K_l`, :math:`b = \max_l K_l` (:func:`rsvm_support_from_kernels`) and
-    :math:`\gamma` of 000 Theorem 1 (:func:`robustpapers.core.beta_from_kernel_support`) for the noise
+    :math:`\gamma` of bental2012 Theorem 1 (:func:`robustpapers.core.beta_from_kernel_support`) for the noise
     :math:`Z_{ij} = K_{ij} - \bar K_{ij} \in [a_{ij} - \bar K_{ij},\ b_{ij} - \bar K_{ij}]`. Entries whose
     support has no spread (:math:`b_{ij} - a_{ij} \le` ``spread_tol`` :math:`\max(1, |\bar K_{ij}|)`) are
     certain: :math:`\beta_{ij} = 0`. The result is symmetrised.
@@ -53,7 +53,7 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
     K_bar : ndarray (n, n)
         The mean kernel.
     beta : ndarray (n, n)
-        Non-negative, symmetric weights of 000 eq. (7).
+        Non-negative, symmetric weights of bental2012 eq. (7).
 
     Examples
     --------
@@ -70,15 +70,15 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
 
 
 def rsvm_kappa(eps):
-    r""":math:`\kappa = \sqrt{2\log(1/\epsilon)}` of 000 Theorem 1 / eq. (7) for finite-support noise.
+    r""":math:`\kappa = \sqrt{2\log(1/\epsilon)}` of bental2012 Theorem 1 / eq. (7) for finite-support noise.
 
     .. math::
 
         \kappa(\epsilon) = \sqrt{2\log(1/\epsilon)},\qquad 0 < \epsilon < 1 .
 
     The bound behind it (a Hoeffding-type tail bound) holds for every :math:`\epsilon \in (0, 1)`;
-    000 §7.3's grid :math:`\epsilon \in \{0.05, 0.1, \dots, 0.5\}` includes 0.5, which
-    :func:`robustpapers.bhadra2010.kappa_finite_support` (003's range :math:`\epsilon < 0.5`) rejects.
+    bental2012 §7.3's grid :math:`\epsilon \in \{0.05, 0.1, \dots, 0.5\}` includes 0.5, which
+    :func:`robustpapers.bhadra2010.kappa_finite_support` (bhadra2010's range :math:`\epsilon < 0.5`) rejects.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""USSVM_SOCP: the robust counterpart (12) as a conic program (000 eq. (13)), solved with cvxpy."""
+"""USSVM_SOCP: the robust counterpart (12) as a conic program (bental2012 eq. (13)), solved with cvxpy."""
 from __future__ import annotations
 
 import time
@@ -30,9 +30,9 @@ def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulatio
         \min_{\alpha \in S_n,\, a,\, t}\ \tfrac12 \kappa t + \tfrac12 \alpha^\top Y \bar K Y \alpha - e^\top\alpha
         \quad\text{s.t.}\quad \|a\|_q \le t,\quad \alpha^\top Y K_l Y \alpha \le a_l\ (l = 1..L)
 
-    (000 eq. (13), written there for p = 2 and :math:`\kappa = 1`; any :math:`p \ge 1` with
+    (bental2012 eq. (13), written there for p = 2 and :math:`\kappa = 1`; any :math:`p \ge 1` with
     :math:`q = p/(p-1)` is a conic program since :math:`\|\cdot\|_q` is conic-representable,
-    000 footnote 3). Its optimal value is :math:`-\max_{S_n} F`.
+    bental2012 footnote 3). Its optimal value is :math:`-\max_{S_n} F`.
 
     Parameters
     ----------

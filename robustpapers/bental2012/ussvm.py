@@ -1,4 +1,4 @@
-"""USSVM_MN: the robust SVM (12) solved by FSS (000 §5.3)."""
+"""USSVM_MN: the robust SVM (12) solved by FSS (bental2012 §5.3)."""
 from __future__ import annotations
 
 import math
@@ -79,7 +79,7 @@ def _kkt_polish(K, y, C, alpha, rtol=1e-8):
 
 
 class _USSVMOperator:
-    """G(x, y) of (12) in FSS form; one pass over the (L, n, n) stack per call (000 §5.3)."""
+    """G(x, y) of (12) in FSS form; one pass over the (L, n, n) stack per call (bental2012 §5.3)."""
 
     def __init__(self, K_bar, K_stack, y, kappa):
         self.K_bar = np.ascontiguousarray(K_bar, dtype=K_stack.dtype)
@@ -108,7 +108,7 @@ class _USSVMOperator:
 
 def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_bar=None, lam_max=None,
                          certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None, polish=False):
-    r"""The robust SVM (12) as a :class:`SaddlePointProblem` for FSS (000 §5.3).
+    r"""The robust SVM (12) as a :class:`SaddlePointProblem` for FSS (bental2012 §5.3).
 
     With :math:`x = \eta/\kappa \in X = \{x \ge 0, \|x\|_p \le 1\}` and :math:`y = \alpha \in Y = S_n`,
 
@@ -126,7 +126,7 @@ def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_ba
 
         L_{xy} = \kappa D \|\lambda\|_2,\qquad L_{yy} = \lambda_{\max}(\bar K) + \kappa\|\lambda\|_q .
 
-    (These follow from (15) directly; 000 §5.3 prints :math:`L_{xy} = 2CL_{yy}`,
+    (These follow from (15) directly; bental2012 §5.3 prints :math:`L_{xy} = 2CL_{yy}`,
     :math:`L_{yy} = \sqrt L\max_l\lambda_l`, which drop :math:`\sqrt n`, :math:`\bar K` and :math:`\kappa`.)
 
     The certificate ``gap(x, y)`` is :math:`U(x) - F(y) \ge \varepsilon_{sad}(x, y)`, where
@@ -135,7 +135,7 @@ def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_ba
     at :math:`\hat u = Y\hat\alpha` (``certificate="svm"``: :math:`\hat\alpha` from LIBSVM on the effective
     kernel :math:`K_x = \bar K + \kappa\sum_l x_l K_l`, also trying :math:`\hat\alpha = y`;
     ``certificate="cheap"``: only :math:`\hat\alpha = y`, an :math:`O(Ln^2)` bound that is looser).
-    With ``polish=True`` (our option) the LIBSVM :math:`\hat\alpha` is also refined by one
+    With ``polish=True`` (not in the paper) the LIBSVM :math:`\hat\alpha` is also refined by one
     solve of its KKT equations on its free set (``_kkt_polish``, :math:`O(n_{\rm free}^3)`): the bound is
     valid at any :math:`\hat\alpha` and the smallest value is kept. Without it LIBSVM's stopping error
     (tolerance ``svm_tol`` on the gradient, multiplied by about :math:`Cn` in the bound) dominates the
@@ -249,9 +249,9 @@ class FSSOptions:
         Solve with :math:`\bar K + \mathrm{ridge}\,I` (so :math:`\theta \ge` ridge); this changes the
         problem (the optimal value moves by at most :math:`\mathrm{ridge}\,C^2 n/2`).
     R0 : "paper", "auto" or float
-        ``"paper"``: :math:`R_0 = 2C\sqrt n` (000 §5.3, valid for any :math:`\bar y_0 \in S_n`);
+        ``"paper"``: :math:`R_0 = 2C\sqrt n` (bental2012 §5.3, valid for any :math:`\bar y_0 \in S_n`);
         ``"auto"``: also :math:`2\sqrt{2\varepsilon_{sad}(x_\omega,\bar y_0)/\theta}` when smaller
-        (valid by strong concavity). ``"probe"`` (our option): that radius times
+        (valid by strong concavity). ``"probe"`` (not in the paper): that radius times
         :math:`(\theta/L_{yy})^{1/4}`, the geometric mean of the distances the gap allows at the smallest
         and at the largest curvature. Not a bound on :math:`\|\bar y_0 - y_*\|` (condition
         :math:`(I_0)` may fail), but the certificate is computed on the full problem, so a radius
@@ -260,7 +260,7 @@ class FSSOptions:
         a radius 100 times too large makes x move :math:`10^4` times too slowly.
     y0 : "zeros", "svm", "alternate" or array
         :math:`\bar y_0`: 0, the nominal SVM's :math:`\alpha` on :math:`\bar K` (warm start), given, or
-        ``"alternate"`` (our option): ``n_alternate`` rounds of LIBSVM on the effective kernel
+        ``"alternate"`` (not in the paper): ``n_alternate`` rounds of LIBSVM on the effective kernel
         :math:`\bar K + \sum_l\eta_l K_l` followed by the closed-form worst case :math:`\eta(\alpha)`,
         from :math:`\eta = \kappa x_\omega`. The start is then certified at the pair
         :math:`(\eta(\bar y_0)/\kappa, \bar y_0)` (``x_cert`` of :func:`fss_saddle`), so ``R0="auto"``
@@ -276,7 +276,7 @@ class FSSOptions:
         LIBSVM's tolerance inside the certificate (:func:`ussvm_saddle_problem`); with ``polish=True`` a
         tighter one (e.g. 1e-10) gives the polish the right active set on large problems.
     recenter_x : bool
-        Our option: every stage starts x (and centres :math:`\omega_X`) at the previous stage's average
+        Not in the paper: every stage starts x (and centres :math:`\omega_X`) at the previous stage's average
         (stage 0 at the ``y0="alternate"`` worst case), as FSS does for y, instead of at :math:`x_\omega`;
         :math:`\Omega_X` is doubled to :math:`\max_X\|x\|^2`, which bounds :math:`\tfrac12\|x - c\|^2` on X for
         every centre c in the positive orthant (see :func:`fss_saddle`).
@@ -361,7 +361,7 @@ def _fss_options(options, expert):
 
 def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, bias="paper", options=None,
               checkpoint=None, resume=None, **expert):
-    r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (000 §5.3).
+    r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (bental2012 §5.3).
 
     .. math::
 

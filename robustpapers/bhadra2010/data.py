@@ -1,10 +1,10 @@
-r"""Synthetic data of 003 §5.1 and kernel-noise samplers (Gaussian and finite support).
+r"""Synthetic data of bhadra2010 §5.1 and kernel-noise samplers (Gaussian and finite support).
 
-003 §5.1: two classes of 100 points from a Gaussian mixture, a linear kernel, and
+bhadra2010 §5.1: two classes of 100 points from a Gaussian mixture, a linear kernel, and
 :math:`n_s=100` noisy kernels :math:`K^s_{ij}=K_{ij}+Z^s_{ij}` with :math:`Z^s_{ij}` drawn from
 (a) N(0, 1), (b) U[-0.5, 0.5], (c) a centred Beta(0.5, 0.5), multiplied by a random
-:math:`l_{ij}=l_{ji}` ("we chose :math:`l_{ij}=0.25K_{ij}`"). Where 003 is silent we follow the
-D_U/D_G/D_B construction of 000 §7.1.1 (dimension, mixture of four Gaussians, labels of the
+:math:`l_{ij}=l_{ji}` ("we chose :math:`l_{ij}=0.25K_{ij}`"). Where bhadra2010 is silent we follow the
+D_U/D_G/D_B construction of bental2012 §7.1.1 (dimension, mixture of four Gaussians, labels of the
 centres by a random hyperplane), and :math:`l_{ij}\sim U(0, 0.25|K_{ij}|)`.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ NOISES = ("gaussian", "uniform", "beta0.5", "beta5")
 
 
 def sample_noise(kind, size, rng):
-    r"""Standardised zero-mean noise of 003 §5.1 / §5.1.3.
+    r"""Standardised zero-mean noise of bhadra2010 §5.1 / §5.1.3.
 
     ``"gaussian"``: N(0, 1); ``"uniform"``: U[-1/2, 1/2]; ``"beta0.5"``, ``"beta5"``: Beta(p, p) - 1/2
     for p = 0.5, 5 (support [-1/2, 1/2], mean 0). Multiplying by :math:`l` gives support
@@ -54,7 +54,7 @@ def sample_kernels(K_bar, scale, kind, n_samples, random_state=None, symmetric=F
     kind : one of :data:`NOISES`
     n_samples : int
     symmetric : bool
-        If True, draw :math:`Z_{ij}=Z_{ji}` (needs a square ``K_bar``). 003 Theorems 1-3 assume all
+        If True, draw :math:`Z_{ij}=Z_{ji}` (needs a square ``K_bar``). bhadra2010 Theorems 1-3 assume all
         entries independent, which is the default.
 
     Returns
@@ -91,7 +91,7 @@ _BETA_P = {"uniform": 1.0, "beta0.5": 0.5, "beta5": 5.0}
 def sample_kernels_support(K_bar, a, b, kind, n_samples, random_state=None):
     r"""Draw kernels :math:`K^s = \bar K + Z^s` with independent zero-mean :math:`Z^s_{ij} \in [a_{ij}, b_{ij}]`.
 
-    The bounded families of 003 §5.1 are Beta(p, p) laws (uniform: p = 1; ``"beta0.5"``, ``"beta5"``)
+    The bounded families of bhadra2010 §5.1 are Beta(p, p) laws (uniform: p = 1; ``"beta0.5"``, ``"beta5"``)
     scaled into the support. For an asymmetric support a symmetric Beta would not have mean zero, so the
     draw is :math:`Z = a + (b-a)B` with :math:`B \sim \mathrm{Beta}(2pm, 2p(1-m))`, :math:`m = -a/(b-a)`:
     the same total concentration 2p, mean exactly zero, and Beta(p, p) when :math:`a = -b`.
@@ -134,9 +134,9 @@ def sample_kernels_support(K_bar, a, b, kind, n_samples, random_state=None):
 
 
 def make_mixture(n_per_class, random_state=None, d=None, n_components=4, d_max=100):
-    r"""Two-class Gaussian mixture of 000 §7.1.1 (used for 003 §5.1).
+    r"""Two-class Gaussian mixture of bental2012 §7.1.1 (used for bhadra2010 §5.1).
 
-    :math:`d\sim U\{2..d_{max}\}` (unless given; 000 uses :math:`d_{max}=100`); ``n_components`` Gaussians with means
+    :math:`d\sim U\{2..d_{max}\}` (unless given; bental2012 uses :math:`d_{max}=100`); ``n_components`` Gaussians with means
     :math:`\mu_j\sim U(-5,5)` and diagonal covariances with entries :math:`\sim U(0,5)`; each centre is
     labelled :math:`\mathrm{sign}(w^\top\mu)` for a random unit :math:`w` (redrawn until both labels occur);
     ``n_per_class`` points are drawn from the positive and from the negative components.
@@ -169,7 +169,7 @@ def make_mixture(n_per_class, random_state=None, d=None, n_components=4, d_max=1
 
 @dataclass
 class SyntheticKernelData:
-    """A data set of 003 §5.1: labels, nominal kernel, per-entry noise scale and the noise family."""
+    """A data set of bhadra2010 §5.1: labels, nominal kernel, per-entry noise scale and the noise family."""
 
     y: np.ndarray
     K: np.ndarray       # nominal kernel K_ij (from the original points)
@@ -179,7 +179,7 @@ class SyntheticKernelData:
 
 def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.25, random_state=None, d=None,
                                d_max=100):
-    r"""003 §5.1 data: mixture points, linear kernel :math:`K`, scale :math:`l_{ij}=l_{ji}\sim U(0, f|K_{ij}|)`.
+    r"""bhadra2010 §5.1 data: mixture points, linear kernel :math:`K`, scale :math:`l_{ij}=l_{ji}\sim U(0, f|K_{ij}|)`.
 
     The uncertainty description (:func:`support_and_moments`) is then estimated from kernels sampled by
     :func:`sample_kernels` with this ``scale`` and ``noise``.
@@ -193,13 +193,13 @@ def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.
 
 
 def support_and_moments(K_samples, K_bar=None):
-    r"""Estimates of 003 §5.1 from sampled square kernels: mean :math:`\bar K`, support of :math:`Z=K-\bar K`
+    r"""Estimates of bhadra2010 §5.1 from sampled square kernels: mean :math:`\bar K`, support of :math:`Z=K-\bar K`
     (:math:`a=\min_s K^s-\bar K`, :math:`b=\max_s K^s-\bar K`) and standard deviation :math:`\sigma`.
 
     The samples of entries (i, j) and (j, i) are pooled, so that every estimate is symmetric and
     :math:`a \le 0 \le b` holds by construction (the mean lies between the minimum and the maximum).
 
-    If the true mean ``K_bar`` is given (003 §5.1: the kernel of the original points, of which the
+    If the true mean ``K_bar`` is given (bhadra2010 §5.1: the kernel of the original points, of which the
     samples are noisy versions), it is used as the centre instead of the sample mean; :math:`a` and
     :math:`b` are then clipped at 0 so that zero mean stays possible.
 

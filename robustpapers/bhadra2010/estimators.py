@@ -14,7 +14,7 @@ __all__ = ["RSVMClassifier"]
 
 
 class RSVMClassifier(ClassifierMixin, BaseEstimator):
-    r"""Robust SVM for uncertain kernel entries (003 eq. 15; RSVM and RSVM\ :sup:`(g)`).
+    r"""Robust SVM for uncertain kernel entries (bhadra2010 eq. 15; RSVM and RSVM\ :sup:`(g)`).
 
     Solves, with :func:`robustpapers.bhadra2010.rsvm`,
 
@@ -24,10 +24,10 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
         + \kappa\sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}\Bigr)
 
     where ``X`` passed to :meth:`fit` is the mean kernel :math:`\bar K` (precomputed, n x n), and the
-    uncertainty is given to :meth:`fit` as ``sigma`` (Gaussian, 003 Theorem 1: :math:`\beta=\sigma^2`,
-    :math:`\kappa=-\Phi^{-1}(\epsilon)`) or ``a, b`` (finite support, 003 Theorem 3:
+    uncertainty is given to :meth:`fit` as ``sigma`` (Gaussian, bhadra2010 Theorem 1: :math:`\beta=\sigma^2`,
+    :math:`\kappa=-\Phi^{-1}(\epsilon)`) or ``a, b`` (finite support, bhadra2010 Theorem 3:
     :math:`\beta=(l\gamma)^2`, :math:`\kappa=\sqrt{2\log(1/\epsilon)}`). Without them beta = 0 and the
-    classifier is the nominal SVM on :math:`\bar K` (with the robust bias rule of 003 §3).
+    classifier is the nominal SVM on :math:`\bar K` (with the robust bias rule of bhadra2010 §3).
     ``predict``/``decision_function`` take the test-versus-training kernel (m x n).
 
     Parameters
@@ -134,11 +134,11 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[(f > 0).astype(int)]
 
     def prediction_errors(self, K_test, K_test_samples, y):
-        """NomErr/NE, MajErr/ME, RobustErr/RE (003 eqs. 20, 18, 19) via :func:`robustpapers.core.prediction_errors`.
+        """NomErr/NE, MajErr/ME, RobustErr/RE (bhadra2010 eqs. 20, 18, 19) via :func:`robustpapers.core.prediction_errors`.
 
         ``K_test`` (m x n) is the mean test kernel, ``K_test_samples`` (n_s x m x n) the sampled ones
-        (003 §4 uses :math:`f^s_t` on the samples for ME and RE; NE is computed here on the samples too,
-        as 003 eq. (20) defines it, and on the mean kernel under the key ``"NE_mean"``).
+        (bhadra2010 §4 uses :math:`f^s_t` on the samples for ME and RE; NE is computed here on the samples too,
+        as bhadra2010 eq. (20) defines it, and on the mean kernel under the key ``"NE_mean"``).
         """
         check_is_fitted(self)
         y = np.asarray(y)

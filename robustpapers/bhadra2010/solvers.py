@@ -1,4 +1,4 @@
-r"""RSVM (003 eq. 15 = 000 eq. 7) by QP (Theorems 4-5), SOCP (Theorem 6, 000 eq. 22) and QN (eq. 17).
+r"""RSVM (bhadra2010 eq. 15 = bental2012 eq. 7) by QP (Theorems 4-5), SOCP (Theorem 6, bental2012 eq. 22) and QN (eq. 17).
 
 The deterministic counterpart of the chance-constrained SVM, written as a
 maximisation after eliminating :math:`t`,
@@ -43,7 +43,7 @@ def _sqrt_term(beta, alpha):
 
 
 def rsvm_constraint_value(K_bar, y, beta, kappa, alpha):
-    r"""Left side of the constraint of 003 eq. (15) (000 eq. 7): the smallest feasible t at ``alpha``.
+    r"""Left side of the constraint of bhadra2010 eq. (15) (bental2012 eq. 7): the smallest feasible t at ``alpha``.
 
     .. math::
 
@@ -72,7 +72,7 @@ def rsvm_constraint_value(K_bar, y, beta, kappa, alpha):
 
 
 def rsvm_objective(K_bar, y, beta, kappa, alpha):
-    r"""The objective of 003 eq. (15) / 000 eq. (7), as a maximisation, at ``alpha``.
+    r"""The objective of bhadra2010 eq. (15) / bental2012 eq. (7), as a maximisation, at ``alpha``.
 
     .. math::
 
@@ -89,7 +89,7 @@ def rsvm_objective(K_bar, y, beta, kappa, alpha):
 
 
 def rsvm_kkt_residual(K_bar, y, beta, kappa, C, alpha, rtol=1e-3):
-    r"""Stationarity of ``alpha`` for 003 eq. (15): the smallest KKT violation over the bias multiplier b.
+    r"""Stationarity of ``alpha`` for bhadra2010 eq. (15): the smallest KKT violation over the bias multiplier b.
 
     With :math:`f(\alpha) = \tfrac12 t(\alpha) - e^\top\alpha` (:func:`rsvm_constraint_value`) minimised over
     :math:`S_n`, a KKT point has a b with :math:`r = \nabla f(\alpha) + b\,y` satisfying :math:`r_i = 0` for free
@@ -168,14 +168,14 @@ def rank_one_factor(beta, rtol=1e-8):
     if err > rtol * max(np.linalg.norm(beta), 1e-300):
         raise ValueError(
             f"beta is not rank one (||beta - b b'||_F / ||beta||_F = {err / max(np.linalg.norm(beta), 1e-300):.3g}); "
-            "method='qp' needs beta = b b' (003 Theorem 4): pass the vector b, an i.i.d. scalar, "
+            "method='qp' needs beta = b b' (bhadra2010 Theorem 4): pass the vector b, an i.i.d. scalar, "
             "or beta_approx='principal' for the paper's principal-eigenvector approximation"
         )
     return d
 
 
 def principal_rank_one(beta):
-    r"""The paper's rank-one approximation (003 §5.1): :math:`\beta\approx\lambda_{\max}vv^\top`, returned as :math:`b=\sqrt{\lambda_{\max}}|v|`.
+    r"""The paper's rank-one approximation (bhadra2010 §5.1): :math:`\beta\approx\lambda_{\max}vv^\top`, returned as :math:`b=\sqrt{\lambda_{\max}}|v|`.
 
     For a non-negative symmetric beta the principal eigenvector can be taken non-negative (Perron-Frobenius).
     """
@@ -184,7 +184,7 @@ def principal_rank_one(beta):
 
 
 def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
-    r"""The bias rule of 003 §3 over all support vectors SV = {alpha_i > sv_tol * C}.
+    r"""The bias rule of bhadra2010 §3 over all support vectors SV = {alpha_i > sv_tol * C}.
 
     .. math::
 
@@ -192,7 +192,7 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
 
     Unlike the usual SVM bias (free support vectors only), all support vectors, bounded ones included,
     are averaged, on the mean kernel. If no :math:`\alpha_i` exceeds ``sv_tol`` :math:`\cdot C` (the optimal
-    alpha can be orders of magnitude below C, e.g. on 000's D_U data at C = 100), SV is
+    alpha can be orders of magnitude below C, e.g. on bental2012's D_U data at C = 100), SV is
     :math:`\{\alpha_i > \text{sv\_tol}\cdot\max_j\alpha_j\}` instead of an empty set (whose mean is NaN;
     :func:`robustpapers.core.support_vectors`).
 
@@ -212,9 +212,9 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
 
 
 def rsvm_decision_function(K_test, y, alpha, b):
-    r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (003 §3–4); ``K_test`` of shape (..., m, n).
+    r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (bhadra2010 §3–4); ``K_test`` of shape (..., m, n).
 
-    A stack of sampled kernels (n_s, m, n) gives the (n_s, m) decisions :math:`f^s_t` of 003 §4.
+    A stack of sampled kernels (n_s, m, n) gives the (n_s, m) decisions :math:`f^s_t` of bhadra2010 §4.
 
     Examples
     --------
@@ -244,7 +244,7 @@ def _rowmat(M, A):
 
 
 def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
-    r"""Square-penalty function of 003 eq. (17) and its gradient (our reconstruction).
+    r"""Square-penalty function of bhadra2010 eq. (17) and its gradient (our reconstruction).
 
     .. math::
 
@@ -534,7 +534,7 @@ class _InverseHessians:
 
 
 def _dfp_minimise(search, X0, tol, max_iter, H0=None, h0=1.0, fscale=1.0, rel=False):
-    """DFP quasi-Newton (003 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search, from
+    """DFP quasi-Newton (bhadra2010 §3: alpha_{t+1} = alpha_t - eta_t H_t grad L) with a strong-Wolfe line search, from
     each row of ``X0`` (one independent run per row, run side by side).
 
     ``search``: :class:`_ExactSearch` (default of :func:`rsvm`) or :class:`_WolfeSearch`, one penalty per row.
@@ -663,7 +663,7 @@ def _qn_starts(starts, K_bar, y, beta, kappa, C, penalty, tol, max_iter, scaled=
     :math:`I/\lambda` with :math:`\lambda` the curvature along the start (:func:`_curvature`).
     ``scaled=False``: the previous, unscaled scheme (start as drawn, :math:`P_k = 10^k P\max(1, C\max_i\bar K_{ii})`,
     :math:`H_0 = I`, gradient tolerance relative to :math:`\max(1, |L|)`), kept for comparison: it fails when the
-    optimal alpha is far smaller than C (000's D_U data, C = 100).
+    optimal alpha is far smaller than C (bental2012's D_U data, C = 100).
     ``exact=True``: DFP's line search on the penalty's restriction to the line (:class:`_ExactSearch`);
     ``False``: scipy's strong-Wolfe search on the penalty as a black box (:class:`_WolfeSearch`).
     """
@@ -771,20 +771,20 @@ def _as_beta(beta, n):
 def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e5,
          tol=1e-7, max_iter=20000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-4,
          qn_scaling="ray", qn_line_search="exact", qn_batch=None, callback=None, verbose=False):
-    r"""Robust SVM for uncertain kernel entries (003 eq. 15 = 000 eq. 7).
+    r"""Robust SVM for uncertain kernel entries (bhadra2010 eq. 15 = bental2012 eq. 7).
 
     .. math::
 
         \max_{\alpha\in S_n}\; e^\top\alpha - \tfrac12\Bigl(\alpha^\top Y\bar K Y\alpha
         + \kappa\sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}\Bigr)
 
-    Methods (003 §3):
+    Methods (bhadra2010 §3):
 
     * ``"qp"`` (Theorems 4-5): for :math:`\beta=bb^\top` the problem is the SVM dual with kernel
       :math:`\bar K+\kappa\,\mathrm{diag}(b)` (i.i.d. noise, scalar beta :math:`=b^2`: :math:`\bar K+\kappa bI`),
       solved by :func:`robustpapers.core.svm_dual`. ``beta`` may be a matrix that is rank one, a vector ``b`` or a
       scalar; ``beta_approx="principal"`` uses the paper's :math:`\lambda_{\max}vv^\top` (§5.1).
-    * ``"socp"`` (Theorem 6, 000 eq. 22): for PSD :math:`\bar K` and :math:`\beta`, the SOCP
+    * ``"socp"`` (Theorem 6, bental2012 eq. 22): for PSD :math:`\bar K` and :math:`\beta`, the SOCP
       :math:`\min \tfrac12(\|R Y\alpha\|^2 + \kappa\|\beta^{1/2}v\|) - e^\top\alpha` s.t.
       :math:`\alpha_i^2\le v_i,\ \alpha\in S_n`, solved by cvxpy/Clarabel in the variable
       :math:`\alpha/\sigma` (an exact rescaling; :math:`\sigma` the largest entry of the QP surrogate's solution,
@@ -806,7 +806,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       ``qn_scaling=None``: the earlier unscaled scheme (start as drawn, :math:`\lambda = \max(1, C\max_i\bar K_{ii})`,
       :math:`H_0 = I`, tolerance times :math:`\max(1, |L|)`; its defaults were ``penalty=1e3`` and
       ``qn_line_search="wolfe"``), which stalls at
-      ``max_iter`` far from the optimum when the optimal alpha is orders of magnitude below C (000's D_U data
+      ``max_iter`` far from the optimum when the optimal alpha is orders of magnitude below C (bental2012's D_U data
       with C = 100). The default final penalty :math:`P = 10^5` (times :math:`\lambda`): the objective lost by the
       final projection onto :math:`S_n` falls like :math:`1/P` (about :math:`10^{-5}` relative at :math:`P = 10^3`).
       ``qn_line_search="exact"`` (default) minimises L along each DFP direction through its one-dimensional
@@ -819,7 +819,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
       Works for any non-negative symmetric beta (the problem is then non-convex).
       The starts run side by side in batches (``qn_batch``): every DFP iteration of a batch is a few NumPy calls
       on arrays with one row per start, and each start's inverse-Hessian approximation keeps its last few
-      rank-one DFP updates apart, folding them in every eight iterations; on 003's problems (n = 100, 100 starts)
+      rank-one DFP updates apart, folding them in every eight iterations; on bhadra2010's problems (n = 100, 100 starts)
       this is about three times as fast as one start after the other, with the same iterates to the last bit.
 
     Parameters
@@ -837,14 +837,14 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     beta_approx : {None, "principal", "psd"}
     n_starts, penalty, max_iter, random_state, n_jobs
         QN: number of random starts, final penalty P, DFP iterations per penalty stage, seed,
-        workers for the batches of starts (``qn_batch``; run by :func:`robustpapers.core.parallel_map`).
-        ``max_iter`` is a cap, not a budget: a start that meets ``tol`` stops there. The default 20000 (it was
+        processes for the batches of starts (``qn_batch``; run by :func:`robustpapers.core.parallel_map`).
+        ``max_iter`` is a cap: a start that meets ``tol`` stops there. The default 20000 (it was
         2000) lets the best start converge on the paper's Table 1 problems, where 2000 stopped it in a few fits far from a KKT point
         (``benchmarks/bhadra2010_qn_cap.py`` says which, what the larger cap changes and what it costs).
     tol : float
         Solver tolerance (Clarabel gaps, DFP gradient infinity norm, LIBSVM KKT tolerance).
     bias : {"robust", "svm"}
-        ``"robust"``: the rule of 003 §3 on :math:`\bar K` (:func:`robust_bias`); ``"svm"``: the KKT bias on the
+        ``"robust"``: the rule of bhadra2010 §3 on :math:`\bar K` (:func:`robust_bias`); ``"svm"``: the KKT bias on the
         kernel actually optimised (only for ``"qp"``).
     qn_scaling : {"ray", None}
         QN: scaling of the starts, penalties and DFP's initial matrix (see ``"qn"`` above).
@@ -852,7 +852,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
         QN: DFP's line search (see ``"qn"`` above).
     qn_batch : int, optional
         QN: how many starts run side by side, as one batch (one NumPy call acts on all of them). ``None``: 50,
-        fewer where their n x n DFP matrices would pass 32 MB or where fewer give each of the ``n_jobs`` workers
+        fewer where their n x n DFP matrices would pass 32 MB or where fewer give each of the ``n_jobs`` processes
         a batch; 1: one start after the other. Each start follows its own DFP iteration, and every operation acts
         on each start alone, so the results do not depend on ``qn_batch`` or ``n_jobs`` (to the last bit).
     callback : callable, optional
@@ -861,7 +861,7 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
     Returns
     -------
     SolverResult
-        ``alpha``, ``b``, ``objective`` (000 eq. 7 at ``alpha``), ``t`` (the constraint's left side),
+        ``alpha``, ``b``, ``objective`` (bental2012 eq. 7 at ``alpha``), ``t`` (the constraint's left side),
         ``beta`` (the beta actually used), ``method``, ``kkt_residual`` (:func:`rsvm_kkt_residual` at ``alpha``);
         for ``"qn"`` also ``start_objectives``, ``start_alphas`` (n_starts, n), ``start_converged``,
         ``start_status`` (why each start's last DFP stage stopped: ``"tol"``, ``"stalled"`` (no further decrease),
@@ -897,8 +897,8 @@ def rsvm_many(K_bar, y, Cs, beta, kappas, method="qn", *, random_states=None, be
         \max_{\alpha\in S_n(C_k)}\; e^\top\alpha - \tfrac12\Bigl(\alpha^\top Y\bar K Y\alpha
         + \kappa_k\sqrt{\textstyle\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}\Bigr),\qquad k = 1, \dots, K
 
-    (003 eq. 15 for each pair). For ``method="qn"`` the random starts of all the fits run side by side in shared
-    batches (``qn_batch``), which is what a grid of fits with few starts each (003 Table 1: 5 starts at
+    (bhadra2010 eq. 15 for each pair). For ``method="qn"`` the random starts of all the fits run side by side in shared
+    batches (``qn_batch``), which is what a grid of fits with few starts each (bhadra2010 Table 1: 5 starts at
     6 x 9 values of (C, eps)) needs to be fast; each start's result does not depend on its batch, hence the
     identity above. Other methods are fitted one after the other. Each result's ``wall_time`` is, for QN, that
     of all the fits' starts together.
@@ -1004,7 +1004,7 @@ def _rsvm_fits(K_bar, y, Cs, beta, kappas, method, random_states, *, beta_approx
         B = np.outer(bvec, bvec)
     if method == "socp":
         if not is_psd(B):
-            raise ValueError("beta is not positive semidefinite; method='socp' needs PSD beta (003 Theorem 6): "
+            raise ValueError("beta is not positive semidefinite; method='socp' needs PSD beta (bhadra2010 Theorem 6): "
                              "use beta_approx='psd' (nearest PSD, the paper's §5.1 choice) or method='qn'")
         if not is_psd(K_bar):
             raise ValueError("K_bar is not positive semidefinite; method='socp' needs a PSD mean kernel")
@@ -1040,7 +1040,7 @@ def _rsvm_fits(K_bar, y, Cs, beta, kappas, method, random_states, *, beta_approx
         starts += [project_svm_set(rng.uniform(0, C, n), y, C) for _ in range(n_starts)]
     starts = np.array(starts)
     row_C, row_kappa = np.repeat(Cs, n_starts), np.repeat(kappas, n_starts)
-    # the starts of all fits run side by side in batches, at least one per worker; a start's result does not
+    # the starts of all fits run side by side in batches, at least one per process; a start's result does not
     # depend on which batch it is in
     total = starts.shape[0]
     workers = 1 if n_jobs == 1 else effective_n_jobs(n_jobs)

@@ -152,7 +152,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         if self.kernel == "precomputed":
             if X.shape[0] != X.shape[1]:
                 raise ValueError(f"precomputed training kernel must be square, got shape {X.shape}")
-            # 002 needs a symmetric K0: refuse a non-symmetric one, as indefinite_svm does (no silent fix)
+            # chen2008 needs a symmetric K0: refuse a non-symmetric one, as indefinite_svm does (no silent fix)
             K0 = check_kernel(X, name="precomputed training kernel", symmetric=True)
             self.X_fit_ = None
         else:

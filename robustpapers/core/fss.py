@@ -159,7 +159,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         Make ``tol`` relative to :math:`|\underline\phi(y^s)|` (needs ``problem.lower``).
     step : {"fixed", "backtracking"}
         ``"fixed"``: the paper's step :math:`\tau_s` of (16b) at every step. ``"backtracking"``
-        (our option, not in the paper): Mirror-Prox's local step rule (Nemirovski 2004): the
+        (not in the paper): Mirror-Prox's local step rule (Nemirovski 2004): the
         steps are :math:`\gamma_t\tau_s` (block ratio of (16c) kept) with :math:`\gamma_t`
         multiplied by ``step_grow`` before each step and halved (never below 1) until
         :math:`\langle G(w)-G(z), w-z_+\rangle \le \tfrac12\|w-z\|^2+\tfrac12\|z_+-w\|^2`
@@ -175,7 +175,7 @@ def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, sc
         :math:`x_\omega`), e.g. the worst case at :math:`\bar y_0`. Every stage still starts at
         :math:`z_{1,s} = (x_\omega, \bar y_s)`; if the start is already certified, no step is taken.
     recenter_x : bool
-        Our option: stage :math:`s` uses :math:`\omega_X^s(x) = \tfrac12\|x - x^{s-1}\|^2`, centred at the
+        Not in the paper: stage :math:`s` uses :math:`\omega_X^s(x) = \tfrac12\|x - x^{s-1}\|^2`, centred at the
         previous stage's average (stage 0 at ``x_cert`` if given), and starts there, as the paper does for
         :math:`y`. Each stage's Mirror-Prox bound only needs :math:`\Omega_X \ge \max_X\omega_X^s`; the
         caller must pass an ``Omega_X`` valid for every centre in X (e.g. :math:`\tfrac12\mathrm{diam}(X)^2`).

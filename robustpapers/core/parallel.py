@@ -1,4 +1,4 @@
-"""The execution backend shared by solvers and sweeps: joblib workers or a Dask cluster."""
+"""The execution backend shared by solvers and sweeps: joblib processes or a Dask cluster."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +7,7 @@ __all__ = ["parallel_map"]
 
 
 def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label=None):
-    """``[func(item) for item in items]``, run by joblib workers or on a Dask cluster; nothing is cached.
+    """``[func(item) for item in items]``, run by joblib processes or on a Dask cluster; nothing is cached.
 
     The execution backend of :func:`~robustpapers.reproduce.engine.run_sweep`, for tasks whose results are arrays used at once
     (a kernel matrix's blocks) rather than records worth caching.
@@ -19,7 +19,7 @@ def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label
     items : iterable
         Arguments, one call each.
     n_jobs : int
-        joblib workers (1: run in this process; ignored when ``scheduler`` is given).
+        joblib processes (1: run in this process; ignored when ``scheduler`` is given).
     scheduler : str or distributed.Client, optional
         A Dask scheduler address or client; the calls then run on that cluster.
     progress : bool

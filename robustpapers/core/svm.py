@@ -104,9 +104,9 @@ def support_vectors(alpha, C, rtol=1e-6, floor=0.0):
 
     The threshold is relative to C so that a solver's near-zero entries are not counted. The optimal
     :math:`\alpha` can lie orders of magnitude below C, e.g. :math:`\max_j\alpha_j \approx 10^{-4}` on
-    000's linear-kernel data at the paper's C = 100. No entry then passes ``rtol * C``, and the threshold
-    becomes relative to the largest entry instead (an empty SV would make the bias rules of 000 §4.2 and
-    003 §3 meaningless). Only :math:`\alpha \le 0` gives an empty mask.
+    bental2012's linear-kernel data at the paper's C = 100. No entry then passes ``rtol * C``, and the threshold
+    becomes relative to the largest entry instead (an empty SV would make the bias rules of bental2012 §4.2 and
+    bhadra2010 §3 meaningless). Only :math:`\alpha \le 0` gives an empty mask.
 
     ``floor`` in [0, 1) states how accurate ``alpha`` is, relative to its largest entry: an approximate solver
     (FSS stopped at a relative gap ``tol``) leaves entries of that order where the exact solution is 0, and

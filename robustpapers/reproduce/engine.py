@@ -1,7 +1,7 @@
 """Experiment engine: a sweep is a list of independent tasks, run with joblib or Dask, cached on disk.
 
 :func:`run_sweep` caches one JSON record per task; :func:`parallel_map` is the same execution
-backend (joblib workers or a Dask cluster) without the cache, for work whose outputs are arrays
+backend (joblib processes or a Dask cluster) without the cache, for work whose outputs are arrays
 consumed at once (e.g. blocks of a kernel matrix).
 
 A task is a dict of JSON-serialisable parameters; the task function is a
@@ -322,7 +322,7 @@ class TaskCheckpoint:
     A task function that can resume (e.g. through :func:`robustpapers.bental2012.ussvm_fss`'s ``checkpoint``
     and ``resume``) asks :func:`task_checkpoint` for its store, loads the state a killed run left with ``load``
     and keeps its own with ``save`` as it goes. The file, ``results/<paperkey>/<experiment>/<key>.checkpoint``
-    (JSON), is removed once the task's record is written; committed meanwhile, it lets another session or
+    (JSON), is removed once the task's record is written; committed meanwhile, it lets another run or
     machine go on.
     ``commits`` lists the code versions of the processes that worked on it, oldest first.
     """
@@ -353,7 +353,7 @@ class TaskCheckpoint:
         _write_atomic(self.path, json.dumps({"commits": self.commits, "state": _canonical(state)}))
 
 
-_RUNNING = threading.local()  # per thread: a Dask worker may run several tasks at once
+_RUNNING = threading.local()  # per thread: one Dask process may run several tasks at once
 
 
 def task_checkpoint():
@@ -397,7 +397,7 @@ def run_sweep(func, tasks, *, paperkey, experiment, version=1, n_jobs=1, schedul
     version : int or str
         Bump it when the task function changes meaning: old records are then not reused.
     n_jobs : int
-        joblib workers (ignored when ``scheduler`` is given).
+        joblib processes (ignored when ``scheduler`` is given).
     scheduler : str or distributed.Client, optional
         A Dask scheduler address (``"tcp://..."``) or client: tasks then run on that cluster.
         Defaults to ``$ROBUSTPAPERS_SCHEDULER`` when set (how ``make reproduce`` sends notebooks' sweeps to Dask).
@@ -506,7 +506,7 @@ def cached_sweep(func, tasks, *, paperkey, experiment, version=1, root=None):
 
 
 def _portable(exc):
-    """``exc`` as it can travel from a worker process: its traceback as a note (pickling drops it), and a
+    """``exc`` as it can travel from another process: its traceback as a note (pickling drops it), and a
     RuntimeError in its place if it does not survive pickling."""
     exc.add_note("traceback in the worker:\n" + "".join(traceback.format_exception(exc)).rstrip())
     try:
@@ -543,7 +543,7 @@ def _run_task_remote(item):
 def _stream(items, n_jobs, scheduler, show, label):
     """Run the tasks ``items``; yield each one's ``(index, result, wall, error)`` as soon as it ends.
 
-    In this process when ``n_jobs == 1``; by joblib workers (results as they arrive, in any order); or on a
+    In this process when ``n_jobs == 1``; by joblib processes (results as they arrive, in any order); or on a
     Dask cluster (futures as they complete).
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:

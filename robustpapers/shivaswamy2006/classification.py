@@ -22,7 +22,7 @@ def _check_kappa(kappa):
 
 
 def gamma_chebyshev(kappa):
-    r"""Radius of the robust (Chebyshev) constraint, 004 eq. (11).
+    r"""Radius of the robust (Chebyshev) constraint, shivaswamy2006 eq. (11).
 
     .. math:: \gamma = \sqrt{\kappa / (1 - \kappa)}
 
@@ -49,7 +49,7 @@ def gamma_chebyshev(kappa):
 
 
 def gamma_gaussian(kappa):
-    r"""Radius for normally distributed patterns, 004 eq. (12).
+    r"""Radius for normally distributed patterns, shivaswamy2006 eq. (12).
 
     .. math:: \gamma = \Phi^{-1}(\kappa)
 
@@ -73,7 +73,7 @@ def gamma_gaussian(kappa):
     k = _check_kappa(kappa)
     if np.any(k < 0.5):
         raise ValueError("kappa < 0.5 gives a negative Gaussian radius Phi^{-1}(kappa): (10b) is then "
-                         "non-convex (004 section 3.1); use kappa >= 0.5")
+                         "non-convex (shivaswamy2006 section 3.1); use kappa >= 0.5")
     g = stats.norm.ppf(k)
     return float(g) if g.ndim == 0 else g
 
@@ -133,7 +133,7 @@ def _result(w, b, xi, cons, objective, ok, status, nit, solve_time, **extra):
 
 
 def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
-    r"""Robust soft-margin classifier under second-order-moment uncertainty (C-form), 004 eq. (10).
+    r"""Robust soft-margin classifier under second-order-moment uncertainty (C-form), shivaswamy2006 eq. (10).
 
     .. math::
 
@@ -141,7 +141,7 @@ def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, m
         y_i(\langle w, \bar x_i\rangle + b) \ge 1 - \xi_i + \gamma_i \|\Sigma_i^{1/2} w\|,\ \ \xi_i \ge 0.
 
     Each row's ellipsoid :math:`\mathcal E(\bar x_i, \Sigma_i, \gamma_i)` must lie on the correct side
-    of the margin (004 eq. 17, Lemma 2). With :math:`\Sigma_i = L_i L_i^\top` only the factor enters:
+    of the margin (shivaswamy2006 eq. 17, Lemma 2). With :math:`\Sigma_i = L_i L_i^\top` only the factor enters:
     the cone is :math:`\|L_i^\top w\| \le t_i`, so a low-rank :math:`\Sigma_i` (e.g. the padded
     covariance of (44), nonzero on missing coordinates only) costs :math:`\mathrm{rank}\,\Sigma_i`
     cone entries, not :math:`d`. Solved with cvxpy/Clarabel.
@@ -192,7 +192,7 @@ def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, m
 
 
 def robust_svm_w(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
-    r"""Robust classifier in the W-form, 004 eqs. (3) and (44).
+    r"""Robust classifier in the W-form, shivaswamy2006 eqs. (3) and (44).
 
     .. math::
 
@@ -242,7 +242,7 @@ def robust_svm_w(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8,
 
 
 def worst_case_points(w, X, y, Sigmas=None, gamma=0.0, *, factors=None):
-    r"""The point of each ellipsoid closest to the wrong side, 004 Lemma 2.
+    r"""The point of each ellipsoid closest to the wrong side, shivaswamy2006 Lemma 2.
 
     .. math:: x_i^{\mathrm{wc}} = \bar x_i - y_i\,\gamma_i\,\frac{\Sigma_i w}{\sqrt{w^\top \Sigma_i w}},
        \qquad y_i\langle w, x_i^{\mathrm{wc}}\rangle = y_i\langle w, \bar x_i\rangle - \gamma_i\|\Sigma_i^{1/2}w\|.

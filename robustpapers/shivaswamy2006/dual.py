@@ -1,4 +1,4 @@
-"""The dual (47) of the W-form (44) and the quantities of its KKT conditions (48)-(49), 004 section 7.1."""
+"""The dual (47) of the W-form (44) and the quantities of its KKT conditions (48)-(49), shivaswamy2006 section 7.1."""
 from __future__ import annotations
 
 import cvxpy as cp
@@ -13,7 +13,7 @@ __all__ = ["robust_svm_dual"]
 
 def robust_svm_dual(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False,
                     lambda_tol=1e-6):
-    r"""The dual (47) of the robust W-form classifier (44), 004 section 7.1 and Appendix A.
+    r"""The dual (47) of the robust W-form classifier (44), shivaswamy2006 section 7.1 and Appendix A.
 
     .. math::
 

@@ -1,4 +1,4 @@
-"""Error measures of 004 section 3.3 (classification) and 5.4 (regression)."""
+"""Error measures of shivaswamy2006 section 3.3 (classification) and 5.4 (regression)."""
 from __future__ import annotations
 
 import numpy as np
@@ -24,7 +24,7 @@ def _parts(w, b, X, Sigmas, factors):
 
 
 def classification_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
-    r"""Per-pattern actual, worst-case and expected error of a hyperplane on ellipsoids, 004 section 3.3.
+    r"""Per-pattern actual, worst-case and expected error of a hyperplane on ellipsoids, shivaswamy2006 section 3.3.
 
     With :math:`f = \langle w, \bar x\rangle + b` and :math:`s = \|\Sigma^{1/2} w\|`:
 
@@ -82,7 +82,7 @@ def classification_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
 
 
 def expected_error_mc(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None, n_samples=2000, random_state=None):
-    r"""Expected error by Monte Carlo, as in 004 section 3.3: the fraction of points drawn uniformly
+    r"""Expected error by Monte Carlo, as in shivaswamy2006 section 3.3: the fraction of points drawn uniformly
     in :math:`\mathcal E(\bar x_i, \Sigma_i, \gamma_i)` that fall on the wrong side.
 
     Points are :math:`\bar x + \gamma L u` with :math:`\Sigma = L L^\top` and :math:`u` uniform in
@@ -128,7 +128,7 @@ def expected_error_mc(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None, n_sam
 
 
 def regression_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
-    r"""Per-pattern regression error measures of 004 section 5.4.
+    r"""Per-pattern regression error measures of shivaswamy2006 section 5.4.
 
     .. math::
 
@@ -137,7 +137,7 @@ def regression_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
         e_{\mathrm{worst}} = |e(f(\bar x), y)| + \gamma\|\Sigma^{1/2} w\|\ \ (40),
 
     with :math:`e(f(\bar x), y) = \langle w, \bar x\rangle + b - y`; ``residual`` is
-    :math:`|e(f(\bar x), y)|` (the test error of 004 Fig. 10).
+    :math:`|e(f(\bar x), y)|` (the test error of shivaswamy2006 Fig. 10).
 
     Parameters
     ----------

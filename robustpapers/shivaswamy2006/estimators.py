@@ -1,5 +1,5 @@
 """scikit-learn estimators for data with missing values (NaN): the robust classifier (44) with the
-prediction rule of 004 section 6.1 and the robust CTM/SR regressors (45)/(46)."""
+prediction rule of shivaswamy2006 section 6.1 and the robust CTM/SR regressors (45)/(46)."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,7 +25,7 @@ def _em(X, est, label=""):
 
 
 def _knn_factor(X_fit, K_fit, xbar, n_neighbors):
-    r"""Factor :math:`Z` (n, k) of the nearest-neighbour covariance in :math:`\tilde K`-space, 004 section 7.1:
+    r"""Factor :math:`Z` (n, k) of the nearest-neighbour covariance in :math:`\tilde K`-space, shivaswamy2006 section 7.1:
     :math:`\Sigma^k = ZZ^\top` is the (biased) covariance of the kernel features :math:`\tilde K(x_{i_j})` of the
     ``n_neighbors`` imputed training patterns nearest to ``xbar`` (Euclidean distance in input space)."""
     k = min(int(n_neighbors), X_fit.shape[0])
@@ -46,7 +46,7 @@ def _check_kernel_covariance(est):
 
 
 class _KernelFeaturesMixin:
-    """What KernelRobustMissingSVC and KernelRobustMissingSVR share (004 section 7): the empirical kernel
+    """What KernelRobustMissingSVC and KernelRobustMissingSVR share (shivaswamy2006 section 7): the empirical kernel
     features over the imputed training patterns ``X_fit_`` and the covariance factors in that space."""
 
     def _features(self, Xbar):
@@ -79,7 +79,7 @@ def _solve_robust_svr(est, A, y, factors):
                          tol=est.tol, max_iter=est.max_iter)
 
 class RobustMissingSVC(ClassifierMixin, BaseEstimator):
-    r"""Robust linear classifier for data with missing values, 004 eq. (44) and section 6.1.
+    r"""Robust linear classifier for data with missing values, shivaswamy2006 eq. (44) and section 6.1.
 
     ``fit`` estimates each class's mean and covariance by EM (missing entries allowed), fills each
     incomplete training pattern by its class-conditional mean (42) and solves
@@ -201,7 +201,7 @@ class RobustMissingSVC(ClassifierMixin, BaseEstimator):
 
 
 class RobustMissingSVR(RegressorMixin, BaseEstimator):
-    r"""Robust linear regression for data with missing values, 004 eqs. (45) (``"ctm"``) and the SR
+    r"""Robust linear regression for data with missing values, shivaswamy2006 eqs. (45) (``"ctm"``) and the SR
     analogue of section 6.2 (``"sr"``).
 
     ``fit`` estimates the mean and covariance of :math:`x` by EM, fills each incomplete pattern by its
@@ -291,7 +291,7 @@ class RobustMissingSVR(RegressorMixin, BaseEstimator):
 
 
 class KernelRobustMissingSVC(_KernelFeaturesMixin, ClassifierMixin, BaseEstimator):
-    r"""Kernelised robust classifier for data with missing values, 004 eq. (51) and section 7.1.
+    r"""Kernelised robust classifier for data with missing values, shivaswamy2006 eq. (51) and section 7.1.
 
     Patterns are imputed as in :class:`RobustMissingSVC` (class-conditional EM, eq. 42); each pattern
     is mapped to its empirical kernel features :math:`\tilde K(x) = [K(\bar x_1, x), \dots, K(\bar x_n, x)]`
@@ -418,7 +418,7 @@ class KernelRobustMissingSVC(_KernelFeaturesMixin, ClassifierMixin, BaseEstimato
 
 
 class KernelRobustMissingSVR(_KernelFeaturesMixin, RegressorMixin, BaseEstimator):
-    r"""Kernelised robust regression for data with missing values, 004 section 7.2.
+    r"""Kernelised robust regression for data with missing values, shivaswamy2006 section 7.2.
 
     Inputs are imputed by their conditional mean under an EM Gaussian model (eq. 42) and mapped to
     the empirical kernel features :math:`\tilde K(x) = [K(\bar x_1, x), \dots, K(\bar x_n, x)]`
@@ -516,7 +516,7 @@ class KernelRobustMissingSVR(_KernelFeaturesMixin, RegressorMixin, BaseEstimator
 
 
 class RobustMissingMulticlassSVC(ClassifierMixin, BaseEstimator):
-    r"""Robust multiclass classifier for data with missing values, 004 eq. (20) with the missing-value
+    r"""Robust multiclass classifier for data with missing values, shivaswamy2006 eq. (20) with the missing-value
     model of section 6.
 
     Each class's mean and covariance are estimated by EM; incomplete training patterns are filled by

@@ -1,4 +1,4 @@
-"""Extensions of 004 section 4: multiclass (20), convex-hull sets (Table 1), constraint sampling
+"""Extensions of shivaswamy2006 section 4: multiclass (20), convex-hull sets (Table 1), constraint sampling
 (Theorem 3, Calafiore and Campi)."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["robust_multiclass_svm", "vertex_svm", "calafiore_campi_n", "sample_e
 
 def robust_multiclass_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200,
                           verbose=False):
-    r"""Robust multiclass classifier, 004 eq. (20).
+    r"""Robust multiclass classifier, shivaswamy2006 eq. (20).
 
     .. math::
 
@@ -96,8 +96,8 @@ def robust_multiclass_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, 
 
 
 def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
-    r"""Soft-margin SVM whose i-th pattern is a set of points: convex hulls (004 Table 1) and
-    constraint sampling (004 eq. 23 and section 4.3).
+    r"""Soft-margin SVM whose i-th pattern is a set of points: convex hulls (shivaswamy2006 Table 1) and
+    constraint sampling (shivaswamy2006 eq. 23 and section 4.3).
 
     .. math::
 
@@ -152,7 +152,7 @@ def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
 
 
 def calafiore_campi_n(epsilon, beta, d):
-    r"""Sample size of Theorem 3 (Calafiore and Campi), 004 section 4.3.
+    r"""Sample size of Theorem 3 (Calafiore and Campi), shivaswamy2006 section 4.3.
 
     .. math:: N \ge 2\big[d\,\epsilon^{-1}\log\epsilon^{-1} + \epsilon^{-1}\log\beta^{-1} + d\big]
 
@@ -184,7 +184,7 @@ def calafiore_campi_n(epsilon, beta, d):
 
 def sample_ellipsoid(mean, factor, gamma, size, random_state=None):
     r"""Points uniform in :math:`\mathcal E(\bar x, LL^\top, \gamma) = \{\bar x + \gamma L u: \|u\|\le 1\}`
-    (004 eq. 16), for constraint sampling.
+    (shivaswamy2006 eq. 16), for constraint sampling.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Missing values (004 section 6): EM moments, conditional moments (42)-(43), the padded
+"""Missing values (shivaswamy2006 section 6): EM moments, conditional moments (42)-(43), the padded
 covariances of (44) and the prediction procedure of section 6.1."""
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def _cond(x, mean, cov):
 
 def conditional_moments(X, mean, cov, *, factors=True):
     r"""Impute missing entries by their conditional mean and give the padded conditional covariance,
-    004 eqs. (42), (43) and the :math:`\Sigma_i` of (44).
+    shivaswamy2006 eqs. (42), (43) and the :math:`\Sigma_i` of (44).
 
     .. math::
 
@@ -108,7 +108,7 @@ def conditional_moments(X, mean, cov, *, factors=True):
 
 def em_gaussian(X, *, max_iter=1000, tol=1e-4, reg=1e-6, verbose=False):
     r"""Mean and covariance of a Gaussian from data with missing entries by EM (Dempster et al. 1977),
-    as used in 004 section 6.1.
+    as used in shivaswamy2006 section 6.1.
 
     E-step: each row's missing part is replaced by its conditional mean (42) and its conditional
     covariance (43) is added to the second moment; M-step:
@@ -212,7 +212,7 @@ def em_gaussian(X, *, max_iter=1000, tol=1e-4, reg=1e-6, verbose=False):
 
 
 def class_moments(X, y, **em_options):
-    """EM mean and covariance of each class (labels -1 and +1) of data with NaN, 004 section 6.1.
+    """EM mean and covariance of each class (labels -1 and +1) of data with NaN, shivaswamy2006 section 6.1.
 
     Parameters
     ----------
@@ -247,7 +247,7 @@ def class_moments(X, y, **em_options):
 
 
 def impute_by_fit(w, b, X, moments):
-    r"""The prediction procedure of 004 section 6.1 (steps 1-3): impute each incomplete pattern
+    r"""The prediction procedure of shivaswamy2006 section 6.1 (steps 1-3): impute each incomplete pattern
     under each class and keep the imputation farther from the hyperplane in its own metric,
 
     .. math:: d_\pm = (w^\top x_\pm + b)\,(w^\top \Sigma_\pm w)^{-1/2},\qquad
@@ -297,7 +297,7 @@ def impute_by_fit(w, b, X, moments):
 
 def delete_entries(X, row_fraction, feature_fraction, random_state=None, *, n_delete=None):
     """Mark entries missing (NaN): in a random ``row_fraction`` of the rows, delete a random
-    ``feature_fraction`` of the features (or exactly ``n_delete`` features), as in 004 section 8.
+    ``feature_fraction`` of the features (or exactly ``n_delete`` features), as in shivaswamy2006 section 8.
 
     Examples
     --------

@@ -1,5 +1,5 @@
 """Robust linear regression under uncertainty: close-to-mean (35)/(45) and small-residual (36)/(46)
-SOCPs of 004 section 5-6."""
+SOCPs of shivaswamy2006 section 5-6."""
 from __future__ import annotations
 
 import cvxpy as cp
@@ -34,7 +34,7 @@ def _prep(X, y, Sigmas, factors, eta, epsilon, W):
 
 def robust_svr_ctm(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, D=1.0, *, factors=None,
                    tol=1e-8, max_iter=200, verbose=False):
-    r"""Close-to-mean (CTM) robust :math:`\varepsilon`-insensitive regression, 004 eqs. (35) and (45).
+    r"""Close-to-mean (CTM) robust :math:`\varepsilon`-insensitive regression, shivaswamy2006 eqs. (35) and (45).
 
     .. math::
 
@@ -109,7 +109,7 @@ def robust_svr_ctm(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, D=1.0, *, fa
 
 def robust_svr_sr(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, *, factors=None,
                   tol=1e-8, max_iter=200, verbose=False):
-    r"""Small-residual (SR) robust regression, 004 eq. (36) and its missing-value form (section 6.2).
+    r"""Small-residual (SR) robust regression, shivaswamy2006 eq. (36) and its missing-value form (section 6.2).
 
     .. math::
 

@@ -1,5 +1,5 @@
 """Resolution-aware protein-structure classification data: a synthetic C-alpha analog of the SCOP
-set of 000 §7.1.2 / 003 §5.2, the substructure kernel of 000 App. C, resolution perturbations,
+set of bental2012 §7.1.2 / bhadra2010 §5.2, the substructure kernel of bental2012 App. C, resolution perturbations,
 kernel sets (K_1..K_L, K_bar, a, b) and the multi-instance set kernel; a PDB/mmCIF reader."""
 from .generator import (
     BOND_LENGTH, SEGMENT_GEOMETRY, StructureDataset, make_structure_families, random_rotation, trace_from_angles,

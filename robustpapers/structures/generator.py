@@ -1,4 +1,4 @@
-r"""A seeded generator of C-alpha structure families: the offline analog of 000 §7.1.2's SCOP data.
+r"""A seeded generator of C-alpha structure families: the offline analog of bental2012 §7.1.2's SCOP data.
 
 A C-alpha trace is built residue by residue from virtual bond length
 :math:`b = 3.8` Angstrom, virtual bond angles :math:`\theta_i` and virtual torsions
@@ -53,7 +53,7 @@ _SEG_LEN = {"H": (5, 10), "E": (3, 6), "L": (2, 4)}
 
 @dataclass
 class StructureDataset:
-    """Structures of a labelled data set: the analog of 000 §7.1.2's :math:`D=\\{(P_i, y_i, r_i)\\}`.
+    """Structures of a labelled data set: the analog of bental2012 §7.1.2's :math:`D=\\{(P_i, y_i, r_i)\\}`.
 
     Attributes
     ----------
@@ -85,7 +85,7 @@ class StructureDataset:
         return len(self.coords)
 
     def pair(self, f1, f2):
-        """Indices and +-1 labels of the one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1) (000 §7.7).
+        """Indices and +-1 labels of the one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1) (bental2012 §7.7).
 
         Examples
         --------
@@ -102,7 +102,7 @@ class StructureDataset:
 
     def one_vs_rest(self, f, n_negative=None, random_state=None):
         """Indices and +-1 labels of family ``f`` (+1) against ``n_negative`` structures drawn from the
-        other families (-1; default as many as the family has, the balanced protocol of 003 §5.2).
+        other families (-1; default as many as the family has, the balanced protocol of bhadra2010 §5.2).
 
         Examples
         --------
@@ -216,7 +216,7 @@ def make_structure_families(n_families=15, n_members=10, length=16, *, n_groups=
                             family_divergence=0.5, deformation_range=(2.0, 12.0),
                             indel_rate=1.0, coord_noise=0.2, resolution_range=(1.5, 3.0),
                             random_state=None):
-    r"""Generate ``n_families`` families of ``n_members`` C-alpha traces (000 §7.1.2 analog).
+    r"""Generate ``n_families`` families of ``n_members`` C-alpha traces (bental2012 §7.1.2 analog).
 
     Each member is :math:`P = R\,\mathrm{trace}(\theta + \delta_\theta, \tau + \delta_\tau) + t`
     after insertions/deletions, with :math:`(\theta, \tau)` its family's template angles,

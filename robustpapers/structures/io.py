@@ -1,7 +1,7 @@
 """Reading C-alpha coordinates and resolution from PDB / mmCIF files (optional extra: ``gemmi``).
 
-The real-data path of 000 §7.7: :math:`P_i` are the C-alpha coordinates of a
-structure (000 eq. (3)) and :math:`r_i` its X-ray resolution from the PDB.
+The real-data path of bental2012 §7.7: :math:`P_i` are the C-alpha coordinates of a
+structure (bental2012 eq. (3)) and :math:`r_i` its X-ray resolution from the PDB.
 Install with ``pip install robustpapers[structures]``.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ def _gemmi():
 
 
 def read_structure(path, chain=None, model=0, atom="CA"):
-    r"""C-alpha coordinates and resolution of one PDB or mmCIF file (000 eq. (3), §7.7).
+    r"""C-alpha coordinates and resolution of one PDB or mmCIF file (bental2012 eq. (3), §7.7).
 
     .. math::
 
@@ -124,7 +124,7 @@ def _cif_resolution(gemmi, path):
 
 
 def read_structures(paths, chain=None, model=0, atom="CA"):
-    r"""Read several files with :func:`read_structure` (000 §7.7's :math:`\{(P_i, r_i)\}`).
+    r"""Read several files with :func:`read_structure` (bental2012 §7.7's :math:`\{(P_i, r_i)\}`).
 
     Returns
     -------

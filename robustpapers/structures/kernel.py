@@ -1,6 +1,6 @@
-r"""The weighted pairwise-distance substructure kernel for C-alpha traces (000 App. C).
+r"""The weighted pairwise-distance substructure kernel for C-alpha traces (bental2012 App. C).
 
-Bhattacharya, Bhattacharyya and Chandra (2007), as restated in 000 App. C: fix an
+Bhattacharya, Bhattacharyya and Chandra (2007), as restated in bental2012 App. C: fix an
 integer :math:`l`; the substructure :math:`N_{i_a}` of residue :math:`a` of structure
 :math:`P_i` is the set of the :math:`l` residues spatially nearest to residue
 :math:`a` (here: residue :math:`a` itself and its :math:`l-1` nearest neighbours),
@@ -117,7 +117,7 @@ def _pair_index(l):
 
 
 def substructures(X, l):
-    r"""Substructure descriptors :math:`d_{i_a}` of every residue (000 App. C).
+    r"""Substructure descriptors :math:`d_{i_a}` of every residue (bental2012 App. C).
 
     The substructure of residue :math:`a` is residue :math:`a` and its :math:`l-1`
     spatially nearest residues (ties within 1e-6 Angstrom broken by the lower residue
@@ -199,7 +199,7 @@ def _pds(fi, fj, sigma):
 
 
 def pds_matrix(P, Q, l=4, sigma=4.0):
-    r"""Matrix :math:`A_{ac} = K_{pds}(N_{P_a}, N_{Q_c})` of substructure kernels (000 App. C).
+    r"""Matrix :math:`A_{ac} = K_{pds}(N_{P_a}, N_{Q_c})` of substructure kernels (bental2012 App. C).
 
     .. math::
 
@@ -406,7 +406,7 @@ def _rows(engine_and_tasks):
 def _run_rows(engine, tasks, n_jobs):
     if n_jobs == 1 or len(tasks) < 2:
         return _rows((engine, tasks))
-    # A few chunks per worker (rows differ in cost); the spine's runner executes them uncached.
+    # A few chunks per process (rows differ in cost); parallel_map runs them uncached.
     n_chunks = min(len(tasks), 4 * (n_jobs if n_jobs > 0 else 8))
     chunks = [tasks[k::n_chunks] for k in range(n_chunks)]
     outs = parallel_map(_rows, [(engine, c) for c in chunks], n_jobs=n_jobs)
@@ -431,7 +431,7 @@ def _check_params(l, sigma, sigma_norm, method, tol, n_jobs):
 
 def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, normalize=True,
                                method="fourier", tol=1e-10, n_jobs=1):
-    r"""Kernel matrix of the weighted pairwise-distance substructure kernel (000 App. C).
+    r"""Kernel matrix of the weighted pairwise-distance substructure kernel (bental2012 App. C).
 
     .. math::
 
@@ -449,9 +449,9 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
         Second set; default ``X`` (then the result is symmetric and only its upper
         triangle is computed).
     l : int
-        Substructure size (residue plus its ``l-1`` nearest neighbours); 000 App. C's *l*.
+        Substructure size (residue plus its ``l-1`` nearest neighbours); bental2012 App. C's *l*.
     sigma : float
-        Width of the Gaussian in :math:`K_{pds}` (Angstrom); 000 App. C's :math:`\sigma`.
+        Width of the Gaussian in :math:`K_{pds}` (Angstrom); bental2012 App. C's :math:`\sigma`.
     sigma_norm : float, optional
         Width of :math:`K_{norm}` (default ``sigma``, as in the paper).
     normalize : bool
@@ -462,7 +462,7 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
     tol : float
         Uniform error of the Fourier series of :math:`K_{norm}` (``method="fourier"``).
     n_jobs : int
-        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel_map`.
+        processes over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel_map`.
 
     Returns
     -------
@@ -511,14 +511,14 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
 
 def substructure_kernel(P, Q, *, l=4, sigma=4.0, sigma_norm=None, normalize=False,
                         method="fourier", tol=1e-10):
-    r"""The substructure kernel :math:`K(P, Q)` between two C-alpha traces (000 App. C).
+    r"""The substructure kernel :math:`K(P, Q)` between two C-alpha traces (bental2012 App. C).
 
     .. math::
 
         K(P, Q) = \sum_{a,b}\sum_{c,d} K_{pds}(N_{P_a}, N_{Q_c})\,K_{pds}(N_{P_b}, N_{Q_d})
                   \,e^{-(\|p_a-p_b\| - \|q_c-q_d\|)^2/\sigma^2}
 
-    Unnormalised by default (the formula of 000 App. C); ``normalize=True`` divides by
+    Unnormalised by default (the formula of bental2012 App. C); ``normalize=True`` divides by
     :math:`\sqrt{K(P,P)K(Q,Q)}`. See :func:`substructure_kernel_matrix` for the parameters.
 
     Examples

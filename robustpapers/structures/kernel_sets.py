@@ -1,9 +1,9 @@
-r"""Resolution perturbations, kernel sets and the multi-instance set kernel (000 §4.3, §7.7; 003 §5.2).
+r"""Resolution perturbations, kernel sets and the multi-instance set kernel (bental2012 §4.3, §7.7; bhadra2010 §5.2).
 
-000 §7.7: "for each atom :math:`p_{i_a}` of :math:`P_i` generate structure :math:`P^l_i` with
+bental2012 §7.7: "for each atom :math:`p_{i_a}` of :math:`P_i` generate structure :math:`P^l_i` with
 coordinates :math:`p^l_{i_a} = p_{i_a} + u`, :math:`u \sim U(-r_i/2, r_i/2)`" (each coordinate
-independently). 000 §4.3: the :math:`l`-th draw :math:`O^l = \{z^l_1,\dots,z^l_m\}` of every
-structure gives :math:`\mathbf K_l(x_i, x_j) = K(z^l_i, z^l_j)`; 000 §7.1.2:
+independently). bental2012 §4.3: the :math:`l`-th draw :math:`O^l = \{z^l_1,\dots,z^l_m\}` of every
+structure gives :math:`\mathbf K_l(x_i, x_j) = K(z^l_i, z^l_j)`; bental2012 §7.1.2:
 
 .. math::
 
@@ -43,7 +43,7 @@ def check_resolutions(r, n, name="resolutions"):
 
 
 def perturb_structure(X, r, size=None, random_state=None):
-    r"""Draw structures from the resolution box of ``X`` (000 §7.7).
+    r"""Draw structures from the resolution box of ``X`` (bental2012 §7.7).
 
     .. math::
 
@@ -79,7 +79,7 @@ def perturb_structure(X, r, size=None, random_state=None):
 
 
 def perturb_structures(coords, resolutions, L, random_state=None):
-    r"""``L`` independent resolution draws of every structure (000 §4.3, §7.7).
+    r"""``L`` independent resolution draws of every structure (bental2012 §4.3, §7.7).
 
     Returns
     -------
@@ -103,7 +103,7 @@ def perturb_structures(coords, resolutions, L, random_state=None):
 
 @dataclass
 class KernelSet:
-    r"""Kernel matrices from resolution draws (000 §4.3, §7.1.2, §7.7).
+    r"""Kernel matrices from resolution draws (bental2012 §4.3, §7.1.2, §7.7).
 
     Attributes
     ----------
@@ -114,7 +114,7 @@ class KernelSet:
     K_bar : array (n, n)
         :math:`\frac1L\sum_l \mathbf K_l`.
     a, b : arrays (n, n)
-        Element-wise min and max over the draws (the support of 003's finite-support model).
+        Element-wise min and max over the draws (the support of bhadra2010's finite-support model).
     draws : list or None
         The perturbed coordinates ``draws[l][i]`` (if kept).
     """
@@ -158,8 +158,8 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=No
         \overline{\mathbf K} = \tfrac1L \textstyle\sum_l \mathbf K_l,\quad
         a_{ij} = \min_l (\mathbf K_l)_{ij},\quad b_{ij} = \max_l (\mathbf K_l)_{ij}
 
-    (000 §4.3 and §7.1.2), :math:`K` the substructure kernel of 000 App. C and
-    :math:`P^l_i` the :math:`l`-th resolution draw of structure :math:`i` (000 §7.7).
+    (bental2012 §4.3 and §7.1.2), :math:`K` the substructure kernel of bental2012 App. C and
+    :math:`P^l_i` the :math:`l`-th resolution draw of structure :math:`i` (bental2012 §7.7).
 
     Parameters
     ----------
@@ -167,11 +167,11 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=No
     resolutions : array (n,) or float
         Resolutions :math:`r_i >= 0` (Angstrom).
     L : int
-        Number of draws (000 §7.7: 50).
+        Number of draws (bental2012 §7.7: 50).
     l, sigma, sigma_norm, normalize, method, tol : see :func:`substructure_kernel_matrix`.
     random_state : int, Generator or None
     n_jobs : int
-        workers over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel_map`.
+        processes over structure pairs (rows of the matrix, in chunks), run by :func:`robustpapers.core.parallel_map`.
     keep_draws : bool
         Keep the perturbed coordinates in the result.
 
@@ -201,7 +201,7 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=No
 
 def multi_instance_kernel(bags, *, l=4, sigma=4.0, sigma_norm=None, normalize=True, method="fourier",
                           tol=1e-10, n_jobs=1, return_support=False):
-    r"""Normalised multi-instance set kernel over perturbed copies (Gärtner et al. 2002; 003 §5.2).
+    r"""Normalised multi-instance set kernel over perturbed copies (Gärtner et al. 2002; bhadra2010 §5.2).
 
     .. math::
 
@@ -218,7 +218,7 @@ def multi_instance_kernel(bags, *, l=4, sigma=4.0, sigma_norm=None, normalize=Tr
         (``normalize`` applies to the base kernel :math:`K`).
     return_support : bool
         Also return :math:`a_{ij} = \min_{p\in Q_i,p'\in Q_j} K(p,p')` and the max
-        :math:`b_{ij}` over all pairs of copies (000 §7.7 / 003 §5.2's definition).
+        :math:`b_{ij}` over all pairs of copies (bental2012 §7.7 / bhadra2010 §5.2's definition).
 
     Returns
     -------

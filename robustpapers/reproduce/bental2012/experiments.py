@@ -51,7 +51,7 @@ def _fold_problem(distribution, N, L, kappa, fold, n_folds, dataset_index, seed)
 def robustness_task(distribution, N, L, kappa, C, R, fold, n_folds, dataset_index, seed,
                     fss_tol=1e-3, fss_max_iter=20000, methods=("svm", "socp", "mn"), fss_step="fixed", fss_fast=False,
                     socp_scale=None):
-    """One fold of Fig. 2 / Fig. 3 (000 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
+    """One fold of Fig. 2 / Fig. 3 (bental2012 §7.2-7.3): train nominal SVM, USSVM_SOCP and USSVM_MN on the
     training part of one D_{G,U,B}(1, N, L) data set and score NE, ME, RE with R draws of eta.
 
     All methods use the bias rule of §4.2 and the same R draws of eta on the test points.
@@ -144,7 +144,7 @@ def complete_blocks(records, tasks):
 
 
 def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backtracking"):
-    """Fig. 2's folds (000 §7.2): one :func:`robustness_task` per distribution, kappa, data set and fold of
+    """Fig. 2's folds (bental2012 §7.2): one :func:`robustness_task` per distribution, kappa, data set and fold of
     ``settings`` (an entry of :data:`FIG2_SETTINGS`), USSVM_MN with step rule ``fss_step`` ("backtracking" or
     the paper's "fixed"); cache them under ``FIG2_VERSIONS[fss_step]``."""
     if fss_step not in FIG2_VERSIONS:
@@ -159,7 +159,7 @@ def fig2_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS, fss_step="backt
 
 
 def s_star(constants, s_max=200):
-    r"""The stage :math:`s^*` of Proposition 2 (000 eq. (20)):
+    r"""The stage :math:`s^*` of Proposition 2 (bental2012 eq. (20)):
     :math:`\max\{s : L_{xy}\sqrt{\Omega_X\Omega_Y}\,2^s/(L_{yy}\Omega_Y + \theta) \le (s+1)R_0\}` (-1 if none)."""
     c = constants["L_xy"] * math.sqrt(constants["Omega_X"] * constants["Omega_Y"])
     d = constants["L_yy"] * constants["Omega_Y"] + constants["theta"]
@@ -173,7 +173,7 @@ def s_star(constants, s_max=200):
 @task_name("robustpapers.bental2012.experiments:convergence_task")
 def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", distribution="uniform",
                      step="fixed"):
-    """Fig. 5 (000 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
+    """Fig. 5 (bental2012 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
 
     ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking). Run by
     :func:`robustpapers.reproduce.engine.run_sweep`, the iterations are checkpointed every five minutes and a killed run
@@ -272,7 +272,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
 @task_name("robustpapers.bental2012.experiments:scaling_task")
 def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000, distribution="uniform",
                  dtype="float64"):
-    """Fig. 6 (000 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (whole data set)."""
+    """Fig. 6 (bental2012 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (whole data set)."""
     ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "scaling", N, L))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -289,7 +289,7 @@ def scaling_task(N, L, C, kappa, seed, method, fss_tol=1e-3, fss_max_iter=50000,
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Figs. 3-4 (000 §7.3): cross-validation accuracy (NE, ME, RE) and training time of USSVM_SOCP, USSVM_MN, RSVM
+# Figs. 3-4 (bental2012 §7.3): cross-validation accuracy (NE, ME, RE) and training time of USSVM_SOCP, USSVM_MN, RSVM
 # and the nominal SVM, one task per (data set, fold, C); RSVM over its whole eps grid inside the task.
 # ----------------------------------------------------------------------------------------------------------------
 
@@ -314,7 +314,7 @@ alpha << C); 4: USSVM_MN's bias also leaves out alpha_i <= tol * max alpha (``us
 
 
 def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
-    """Figs. 3-4's tasks (000 §7.3): one :func:`cv_task` per data set, fold, distribution and C of ``settings`` (an
+    """Figs. 3-4's tasks (bental2012 §7.3): one :func:`cv_task` per data set, fold, distribution and C of ``settings`` (an
     entry of :data:`FIG3_SETTINGS`), kappa = 1, RSVM over the eps grid inside each; cache them under
     :data:`FIG3_VERSION`. In the order of :func:`fig2_tasks`: a (fold, data set) block at a time."""
     tasks = _block_grid(settings, distributions, ("fss_fast",), C=settings["Cs"])
@@ -328,7 +328,7 @@ def fig3_tasks(settings, seed, distributions=FIG2_DISTRIBUTIONS):
 def cv_task(distribution, N, L, C, eps_grid, kappa, R, fold, n_folds, dataset_index, seed, rsvm_starts=100,
             rsvm_method="qn", fss_tol=1e-3, fss_max_iter=20000, fss_step="backtracking", fss_R0="probe",
             socp_scale="auto", fss_fast=False):
-    """One fold and one C of Figs. 3-4 (000 §7.3): train the nominal SVM, USSVM_SOCP, USSVM_MN (at ``kappa``)
+    """One fold and one C of Figs. 3-4 (bental2012 §7.3): train the nominal SVM, USSVM_SOCP, USSVM_MN (at ``kappa``)
     and RSVM (at every eps of ``eps_grid``) on the training part of one D_{G,U,B}(1, N, L) data set, score
     NE, ME (27) and RE (28) on the test part with the same R draws of eta for all, and time each training.
 
@@ -416,7 +416,7 @@ def socp_memory_gb(n, L):
 @task_name("robustpapers.bental2012.experiments:fig6_task")
 def fig6_task(N, L, C, kappa, seed, method, socp_time_limit=3600.0, fss_tol=1e-3, fss_max_iter=20000,
               distribution="uniform", dtype="float64", socp_max_gb=None):
-    """One point of Fig. 6 (000 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (N per class).
+    """One point of Fig. 6 (bental2012 §7.5): training time of USSVM_SOCP or USSVM_MN on D_U(1, N, L) (N per class).
 
     ``method="socp"``: :func:`ussvm_socp` (cvxpy + Clarabel on the exactly rescaled problem) with Clarabel's
     ``time_limit = socp_time_limit``; a run that hits the limit (or returns no solution) is *censored*:

@@ -1,21 +1,21 @@
-r"""000 Tables 2-3 and Fig. 7 on the resolution-aware structure analog: one-vs-one problems, leave-one-out.
+r"""bental2012 Tables 2-3 and Fig. 7 on the resolution-aware structure analog: one-vs-one problems, leave-one-out.
 
-000 §7.7 protocol: 15 superfamilies of 10 structures give 105 one-vs-one problems; every structure
+bental2012 §7.7 protocol: 15 superfamilies of 10 structures give 105 one-vs-one problems; every structure
 :math:`P_i` gets :math:`L = 50` resolution draws :math:`P^l_i` (each coordinate
-:math:`+\,U(-r_i/2, r_i/2)`), :math:`\mathbf K_l` is the substructure kernel (000 App. C) on the
+:math:`+\,U(-r_i/2, r_i/2)`), :math:`\mathbf K_l` is the substructure kernel (bental2012 App. C) on the
 :math:`l`-th draw of every structure, :math:`\overline{\mathbf K} = \frac1L\sum_l\mathbf K_l`, the
 uncertainty set is :math:`\mathcal E(1)` (eq. (11)) and the classifiers are scored by leave-one-out
 (LOO) with the three error measures of §6.2 (NominalErr, MajorityErr (27), RobustErr (28)) under
 :math:`R = 100` draws of :math:`\eta`, reported as accuracy :math:`100(1 - \mathrm{Err})`.
 
-The classifiers (000 Table 2):
+The classifiers (bental2012 Table 2):
 
 * ``USSVM_SOCP`` — (12) solved as the conic program (13) (:func:`robustpapers.bental2012.ussvm_socp`);
 * ``USSVM_MN`` — the same problem by FSS (:func:`robustpapers.bental2012.ussvm_fss`);
-* ``RSVM`` — 003 eq. (15) with the finite support of 000 §7.1.2 (:math:`a = \min_l \mathbf K_l`,
+* ``RSVM`` — bhadra2010 eq. (15) with the finite support of bental2012 §7.1.2 (:math:`a = \min_l \mathbf K_l`,
   :math:`b = \max_l \mathbf K_l`) solved by DFP quasi-Newton from random starts, best start kept
-  (000 §7.1.2: "the best starting point among 100"; :func:`robustpapers.bhadra2010.rsvm`, ``"qn"``);
-* ``Nominal`` — the SVM on the kernel of the unperturbed structures (000 §7.7.1);
+  (bental2012 §7.1.2: "the best starting point among 100"; :func:`robustpapers.bhadra2010.rsvm`, ``"qn"``);
+* ``Nominal`` — the SVM on the kernel of the unperturbed structures (bental2012 §7.7.1);
 * ``SVM_Kbar`` — (ours, extra) the SVM on :math:`\overline{\mathbf K}`, i.e. USSVM at :math:`\kappa = 0`.
 
 Every classifier is scored by the same rules on the same test kernels: the nominal rule (25) on
@@ -44,12 +44,12 @@ __all__ = ["PROTEIN_METHODS", "pair_kernel_set", "fold_classifier", "loo_fold", 
            "loo_accuracies", "table2_pair_task", "ussvm_scale_task", "TABLE2_SETTINGS", "TABLE2_PAIRS",
            "table2_tasks", "table2_mn_tasks"]
 
-#: Columns of 000 Table 2 in the paper's order, plus our ``SVM_Kbar``.
+#: Columns of bental2012 Table 2 in the paper's order, plus our ``SVM_Kbar``.
 PROTEIN_METHODS = ("USSVM_SOCP", "USSVM_MN", "RSVM", "Nominal", "SVM_Kbar")
 
 #: The Tables 2-3 page's settings (:func:`table2_pair_task`'s arguments but the pair): ``"quick"`` (CI: 5
-#: structures per family, L = 10, R = 20, one grid point, 3 RSVM starts) and ``"paper"`` (000 §7.7: 10 structures
-#: per family, L = 50, R = 100, the C and eps grids of 000 §7.3, 100 RSVM starts).
+#: structures per family, L = 10, R = 20, one grid point, 3 RSVM starts) and ``"paper"`` (bental2012 §7.7: 10 structures
+#: per family, L = 50, R = 100, the C and eps grids of bental2012 §7.3, 100 RSVM starts).
 TABLE2_SETTINGS = {
     "quick": dict(n_families=15, n_members=5, length=8, L=10, l=4, sigma=4.0, kappa=1.0, R=20, Cs=[1.0],
                   epss=[0.1], n_starts=3),
@@ -57,7 +57,7 @@ TABLE2_SETTINGS = {
                   Cs=[0.1, 1.0, 5.0, 10.0, 50.0, 100.0, 200.0, 500.0],
                   epss=[round(0.05 + 0.05 * k, 2) for k in range(10)], n_starts=100),
 }
-#: The 105 one-vs-one problems of 15 families (000 §7.7), as (f1, f2).
+#: The 105 one-vs-one problems of 15 families (bental2012 §7.7), as (f1, f2).
 TABLE2_PAIRS = tuple(itertools.combinations(range(15), 2))
 
 
@@ -89,7 +89,7 @@ def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4
     r"""The one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1) of the structure analog and its kernel set.
 
     The data set is ``make_structure_families(n_families, n_members, length, random_state=seed)``
-    (the analog of 000 §7.1.2's SCOP set); the kernel set of the problem's :math:`2\times` ``n_members``
+    (the analog of bental2012 §7.1.2's SCOP set); the kernel set of the problem's :math:`2\times` ``n_members``
     structures is :func:`robustpapers.structures.build_kernel_set` with :math:`L` draws,
 
     .. math::
@@ -97,7 +97,7 @@ def pair_kernel_set(seed, f1, f2, n_families, n_members, length, L, l=4, sigma=4
         (\mathbf K_l)_{ij} = K(P^l_i, P^l_j),\quad \overline{\mathbf K} = \tfrac1L\textstyle\sum_l\mathbf K_l,
         \quad a_{ij} = \min_l(\mathbf K_l)_{ij},\quad b_{ij} = \max_l(\mathbf K_l)_{ij}
 
-    (000 §4.3, §7.1.2, §7.7), the draws seeded by ``derive_seed(seed, "kernels", f1, f2)``.
+    (bental2012 §4.3, §7.1.2, §7.7), the draws seeded by ``derive_seed(seed, "kernels", f1, f2)``.
 
     Returns
     -------
@@ -126,7 +126,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
 
         \text{USSVM: }\max_{\alpha\in S_n}\ e^\top\alpha - \tfrac12\alpha^\top Y\overline{\mathbf K}Y\alpha
         - \tfrac12\kappa\big\|(\alpha^\top Y\mathbf K_lY\alpha)_{l}\big\|_2
-        \qquad\text{(000 eq. (12), } p = 2\text{)}
+        \qquad\text{(bental2012 eq. (12), } p = 2\text{)}
 
     Parameters
     ----------
@@ -136,11 +136,11 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
     y : array (m,) of +-1
     C : float > 0
     kappa : float >= 0
-        :math:`\kappa` of :math:`\mathcal E(\kappa)` for the USSVM rows (000 §7.7: 1).
+        :math:`\kappa` of :math:`\mathcal E(\kappa)` for the USSVM rows (bental2012 §7.7: 1).
     eps : float in (0, 1)
         RSVM's chance-constraint level, :math:`\kappa_{RSVM} = \sqrt{2\log(1/\epsilon)}` (ignored by the others).
     n_starts : int
-        RSVM's quasi-Newton random starts (000: 100).
+        RSVM's quasi-Newton random starts (bental2012: 100).
     fss_tol, fss_max_iter, fss_bias_floor
         USSVM_MN's relative gap tolerance, iteration cap and ``bias_floor`` (:func:`ussvm_fss`, backtracking
         step; ``fss_bias_floor=None``: the tolerance, 0: every :math:`\alpha_i > 10^{-6}C` is a support vector).
@@ -150,8 +150,8 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
     Returns
     -------
     alpha : array (m,), b : float, info : dict (``objective``, ``time``; USSVM_MN: ``gap``, ``nit``, ``success``;
-    USSVM_SOCP: ``status``; both USSVMs: the worst case ``eta`` behind their bias). Every classifier's bias is the rule of 000 §4.2 on its own kernel, except RSVM's
-    (the rule of 003 §3 on :math:`\overline{\mathbf K}`, as :func:`robustpapers.bhadra2010.rsvm` returns it).
+    USSVM_SOCP: ``status``; both USSVMs: the worst case ``eta`` behind their bias). Every classifier's bias is the rule of bental2012 §4.2 on its own kernel, except RSVM's
+    (the rule of bhadra2010 §3 on :math:`\overline{\mathbf K}`, as :func:`robustpapers.bhadra2010.rsvm` returns it).
 
     Examples
     --------
@@ -191,7 +191,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             # DFP's cap as in rsvm_on_kernel_set, this chapter's RSVM baseline (Figs. 3-4)
-            # rsvm_kappa, as in Figs. 3-4: the paper's grid includes eps = 0.5, outside 003's range eps < 0.5
+            # rsvm_kappa, as in Figs. 3-4: the paper's grid includes eps = 0.5, outside bhadra2010's range eps < 0.5
             res = rsvm(train.K_bar, y, C, beta, rsvm_kappa(eps), method="qn", n_starts=n_starts,
                        max_iter=2000, random_state=random_state)
         alpha, b = res.alpha, res.b
@@ -209,7 +209,7 @@ def fold_classifier(method, train, y, C, kappa=1.0, eps=None, *, n_starts=10, fs
 
 def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_starts=10, fss_tol=1e-3,
              fss_max_iter=20000, fss_bias_floor=None):
-    r"""One leave-one-out fold (000 §7.7): train on every structure but ``t``, score ``t``.
+    r"""One leave-one-out fold (bental2012 §7.7): train on every structure but ``t``, score ``t``.
 
     The classifier sees only ``ks.subset(others)`` (no kernel value of :math:`t`) and is scored on
     :math:`t`'s test rows: :math:`\overline{\mathbf K}_{t,\cdot}` for the nominal rule (25) and
@@ -222,7 +222,7 @@ def loo_fold(method, ks, y, t, C, kappa=1.0, eps=None, *, R=100, seed=0, n_start
         f_t = \sum_{i\ne t} y_i\alpha^{(t)}_i \overline{\mathbf K}_{ti} + b^{(t)},\qquad
         f^s_t = f_t + \sum_l \eta^s_l \sum_{i\ne t} y_i\alpha^{(t)}_i (\mathbf K_l)_{ti}
 
-    with :math:`(\alpha^{(t)}, b^{(t)})` trained without :math:`t` (000 eqs. (25)-(26)).
+    with :math:`(\alpha^{(t)}, b^{(t)})` trained without :math:`t` (bental2012 eqs. (25)-(26)).
 
     Returns
     -------
@@ -256,7 +256,7 @@ def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_sta
 
     .. math::
 
-        \big(f_t,\ (f^s_t)_{s=1..R}\big)_{t=1..n}\quad\text{(000 eqs. (25)-(26), leave-one-out, §7.7)}
+        \big(f_t,\ (f^s_t)_{s=1..R}\big)_{t=1..n}\quad\text{(bental2012 eqs. (25)-(26), leave-one-out, §7.7)}
 
     Returns
     -------
@@ -280,7 +280,7 @@ def loo_decisions(method, ks, y, C, kappa=1.0, eps=None, *, R=100, seed=0, n_sta
 
 
 def loo_accuracies(y, f_nominal, F):
-    r"""The accuracies :math:`100(1 - \mathrm{Err})` of 000 Tables 2-3 from LOO decisions.
+    r"""The accuracies :math:`100(1 - \mathrm{Err})` of bental2012 Tables 2-3 from LOO decisions.
 
     .. math::
 
@@ -288,7 +288,7 @@ def loo_accuracies(y, f_nominal, F):
         \mathrm{ME} = \tfrac1n\sum_t \mathbf 1\big(y_t\,\mathrm{sign}\textstyle\sum_s\mathrm{sign} f^s_t \le 0\big),\quad
         \mathrm{RE} = \tfrac1n\sum_t \mathbf 1\big(\min_s y_tf^s_t \le 0\big)
 
-    (000 §6.2, eqs. (27)-(28); :func:`robustpapers.core.prediction_errors`).
+    (bental2012 §6.2, eqs. (27)-(28); :func:`robustpapers.core.prediction_errors`).
 
     Examples
     --------
@@ -304,7 +304,7 @@ def loo_accuracies(y, f_nominal, F):
 def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, kappa, R, Cs, epss, n_starts,
                      fss_tol=1e-3, fss_max_iter=20000, kernel_method="exact", methods=PROTEIN_METHODS,
                      fss_bias_floor=0.0):
-    r"""One one-vs-one problem of 000 Tables 2-3 / Fig. 7: LOO accuracies (NE, ME, RE) of every method at
+    r"""One one-vs-one problem of bental2012 Tables 2-3 / Fig. 7: LOO accuracies (NE, ME, RE) of every method at
     every grid point (C for all, and eps for RSVM).
 
     Returns ``records`` (``method, C, eps, NE, ME, RE, time`` per grid point; ``time`` is the mean training
@@ -320,7 +320,7 @@ def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, k
     .. math::
 
         100\,\big(1 - \mathrm{NE}\big),\quad 100\,\big(1 - \mathrm{ME}\big),\quad 100\,\big(1 - \mathrm{RE}\big)
-        \quad\text{(000 §6.2, eqs. (27)-(28); Tables 2-3)}
+        \quad\text{(bental2012 §6.2, eqs. (27)-(28); Tables 2-3)}
 
     Examples
     --------
@@ -362,7 +362,7 @@ def table2_pair_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, k
 
 @task_name("robustpapers.bental2012.experiments_proteins:ussvm_scale_task")
 def ussvm_scale_task(seed, f1, f2, n_families, n_members, length, L, l, sigma, C, kappa, kernel_method="exact"):
-    r"""How USSVM's worst case rescales the kernel on one whole one-vs-one problem of the analog (000 §4.2).
+    r"""How USSVM's worst case rescales the kernel on one whole one-vs-one problem of the analog (bental2012 §4.2).
 
     Trains USSVM_SOCP on all structures of the problem and reports :math:`\sum_l\eta^*_l` (the worst case
     of (12) at the optimum; :math:`\sqrt L` when all :math:`a_l(\alpha)` are equal and :math:`p = 2`), the bias

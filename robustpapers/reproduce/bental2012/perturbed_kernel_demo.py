@@ -2,11 +2,11 @@
 
 A nominal linear SVM is trained on :math:`\\bar K` only; at test time the kernel
 is uncertain, :math:`K(\\eta) = \\bar K + \\sum_l \\eta_l K_l` with :math:`\\eta`
-drawn uniformly from :math:`\\{\\eta \\ge 0, \\|\\eta\\|_2 \\le \\kappa\\}` (000 eq. 10),
+drawn uniformly from :math:`\\{\\eta \\ge 0, \\|\\eta\\|_2 \\le \\kappa\\}` (bental2012 eq. 10),
 and the classifier is scored by NominalErr, MajorityErr (27) and RobustErr (28).
 The perturbation kernels are rank-one linear kernels along random unit
 directions :math:`u_l`, :math:`K_l(z, z') = (u_l^\\top z)(u_l^\\top z')`: PSD,
-defined for any pair of points, and a stand-in for the base kernels of 000 §4.3.
+defined for any pair of points, and a stand-in for the base kernels of bental2012 §4.3.
 """
 from __future__ import annotations
 

@@ -15,9 +15,9 @@ __all__ = ["rsvm_on_kernel_set"]
 
 def rsvm_on_kernel_set(K_stack, y, C, eps, *, method="qn", n_starts=100, beta_approx=None, random_state=None,
                        tol=1e-7, max_iter=2000, sv_tol=1e-6, prepared=None):
-    r"""Train RSVM on a kernel set with the support information of 000 §7.1.2 (the baseline of Figs. 3-4).
+    r"""Train RSVM on a kernel set with the support information of bental2012 §7.1.2 (the baseline of Figs. 3-4).
 
-    Solves 000 eq. (7) (003 eq. 15) on the mean kernel,
+    Solves bental2012 eq. (7) (bhadra2010 eq. 15) on the mean kernel,
 
     .. math::
 
@@ -27,8 +27,8 @@ def rsvm_on_kernel_set(K_stack, y, C, eps, *, method="qn", n_starts=100, beta_ap
 
     with :math:`\bar K, \beta` from :func:`~robustpapers.bental2012.rsvm_beta_from_kernels`, by
     :func:`robustpapers.bhadra2010.rsvm`. The default ``method="qn"`` is the paper's RSVM (DFP
-    quasi-Newton on the square-penalty function, best of ``n_starts`` random starts; 000 §7.1.2
-    uses 100); ``"socp"`` with ``beta_approx="psd"`` is the convex restriction of 003 §5.1.
+    quasi-Newton on the square-penalty function, best of ``n_starts`` random starts; bental2012 §7.1.2
+    uses 100); ``"socp"`` with ``beta_approx="psd"`` is the convex restriction of bhadra2010 §5.1.
 
     Parameters
     ----------
@@ -43,7 +43,7 @@ def rsvm_on_kernel_set(K_stack, y, C, eps, *, method="qn", n_starts=100, beta_ap
         Passed to :func:`robustpapers.bhadra2010.rsvm`.
     sv_tol : float
         Support vectors for the bias are :math:`\alpha_i >` ``sv_tol`` :math:`\cdot C`: the threshold of
-        :func:`~robustpapers.bental2012.robust_bias` (``rtol=1e-6``), not bhadra2010's default :math:`10^{-4}`, because on 000's
+        :func:`~robustpapers.bental2012.robust_bias` (``rtol=1e-6``), not bhadra2010's default :math:`10^{-4}`, because on bental2012's
         synthetic data :math:`\alpha \ll C` for large C and no :math:`\alpha_i` would pass :math:`10^{-4}C`.
     prepared : tuple (K_bar, beta), optional
         The output of :func:`~robustpapers.bental2012.rsvm_beta_from_kernels` for ``K_stack`` (to reuse it across C and eps).
@@ -51,7 +51,7 @@ def rsvm_on_kernel_set(K_stack, y, C, eps, *, method="qn", n_starts=100, beta_ap
     Returns
     -------
     SolverResult
-        :func:`robustpapers.bhadra2010.rsvm`'s result (``alpha``, ``b`` by the rule of 003 §3 on the
+        :func:`robustpapers.bhadra2010.rsvm`'s result (``alpha``, ``b`` by the rule of bhadra2010 §3 on the
         mean kernel, ``objective`` of (7), ``beta``, ``kappa``); its decision function is
         :math:`f_t = \sum_j \alpha_j y_j K_{tj} + b` for any test kernel row.
 

@@ -12,7 +12,7 @@ from ..artefact import scan
 
 PAPER = "bhadra2010"
 
-#: The paper's sizes of 003 §5.1, which select the paper-scale records (the quick-scale ones differ in them).
+#: The paper's sizes of bhadra2010 §5.1, which select the paper-scale records (the quick-scale ones differ in them).
 PAPER_SIZES = dict(n_per_class=100, n_samples=100, seed=0)
 
 #: The cache version of each sweep's paper-scale records (the sweep's ``version``).
@@ -23,7 +23,7 @@ VERSIONS = {"fig1": 2, "fig2": 2, "fig3": 2, "table1": 3, "qn_starts": 2, "local
 NOISES = ("uniform", "gaussian", "beta0.5")
 NOISE_NAME = {"gaussian": "Gaussian", "uniform": "uniform", "beta0.5": "Beta(0.5, 0.5)", "beta5": "Beta(5, 5)"}
 
-#: Exactly which solver produced each classifier's numbers (robustpapers.bhadra2010.rsvm, 003 §3).
+#: Exactly which solver produced each classifier's numbers (robustpapers.bhadra2010.rsvm, bhadra2010 §3).
 ALGORITHM = {
     "RSVM_QP": "rsvm(method='qp', beta_approx='principal'): svm_dual (LIBSVM's SMO via scikit-learn SVC) on the "
                "kernel of Theorem 4 (finite-support beta, principal rank-one part)",

@@ -1,4 +1,4 @@
-"""Task functions of the bhadra2010 experiments (003 §5.1), run through ``robustpapers.reproduce.engine.run_sweep``.
+"""Task functions of the bhadra2010 experiments (bhadra2010 §5.1), run through ``robustpapers.reproduce.engine.run_sweep``.
 
 Every task regenerates its data set from its seed, so each is independent and cacheable:
 
@@ -6,7 +6,7 @@ Every task regenerates its data set from its seed, so each is independent and ca
 * :func:`bound_task` — Fig. 3 (effective epsilon of the chance constraint against epsilon);
 * :func:`table1_task` — Table 1 (one cross-validation fold, all classifiers over the (C, eps) grid;
   :func:`table1_fold` prepares the fold);
-* :func:`qn_convergence_task` — RSVM_QN, scaled and unscaled, on 000's D_U data where alpha* << C;
+* :func:`qn_convergence_task` — RSVM_QN, scaled and unscaled, on bental2012's D_U data where alpha* << C;
 * :func:`qn_starts_task`, :func:`qn_cap_task` — the spread of RSVM_QN's random starts, and whether a start
   was stopped by DFP's iteration cap;
 * :func:`local_optima_task` — RSVM_QN's distinct local optima on a small constructed non-PSD beta.
@@ -29,7 +29,7 @@ __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "fit_classifier_m
            "kappa_finite_support_any", "PAPER_SCALE", "QN_MAX_ITER", "sweep_tasks", "paper_scale_tasks",
            "PAPER_SCALE_SWEEPS"]
 
-#: The seven classifiers of 003 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
+#: The seven classifiers of bhadra2010 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
 CLASSIFIERS = {
     "RSVM_QP": ("fs", "qp"), "RSVM_SOCP": ("fs", "socp"), "RSVM_QN": ("fs", "qn"),
     "RSVMg_QP": ("g", "qp"), "RSVMg_SOCP": ("g", "socp"), "RSVMg_QN": ("g", "qn"),
@@ -39,7 +39,7 @@ CLASSIFIERS = {
 #: DFP's iteration cap per penalty stage in the sweeps: :func:`rsvm`'s default (asserted by the tests).
 QN_MAX_ITER = 20000
 
-#: The paper's sizes (003 §5.1: 20 data sets of 2 x 100 points, 100 sampled kernels, 100 QN starts), the
+#: The paper's sizes (bhadra2010 §5.1: 20 data sets of 2 x 100 points, 100 sampled kernels, 100 QN starts), the
 #: kappa axis of Figs. 1-2, the (C, eps) grid of Table 1 and the eps axis of Fig. 3 -- the page's "paper" settings.
 PAPER_SCALE = dict(
     n_data=20, n_per_class=100, n_samples=100, n_starts=100, n_starts_table=5, n_starts_bound=5, n_starts_qnst=100,
@@ -149,24 +149,24 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
 
 
 def kappa_finite_support_any(eps):
-    """sqrt(2 log(1/eps)) for any eps in (0, 1] (003 Fig. 3 plots eps up to 1 for the finite-support bound)."""
+    """sqrt(2 log(1/eps)) for any eps in (0, 1] (bhadra2010 Fig. 3 plots eps up to 1 for the finite-support bound)."""
     return float(np.sqrt(2.0 * np.log(1.0 / eps)))
 
 
-#: Largest input dimension of the synthetic mixtures (000 §7.1.1 uses 100; see the notebook's Deviations).
+#: Largest input dimension of the synthetic mixtures (bental2012 §7.1.1 uses 100; see the notebook's Deviations).
 D_MAX = 4
 
 
 def prepare_dataset(dataset, noise, n_per_class, n_samples, seed, iid=False, scale_factor=0.25):
-    """One synthetic data set of 003 §5.1 with its sampled kernels and estimated uncertainty.
+    """One synthetic data set of bhadra2010 §5.1 with its sampled kernels and estimated uncertainty.
 
     Returns a dict with ``y``, ``K`` (the nominal kernel = the mean), ``scale`` (l), ``Ks`` (samples),
-    ``a``, ``b``, ``sigma`` (estimated as in 003 §5.1; pooled over all entries when ``iid``).
+    ``a``, ``b``, ``sigma`` (estimated as in bhadra2010 §5.1; pooled over all entries when ``iid``).
     """
     data = make_synthetic_kernel_data(n_per_class, noise, scale_factor=scale_factor,
                                       random_state=derive_seed(seed, "data", dataset), d_max=D_MAX)
     scale = data.scale
-    if iid:  # one l for every entry: i.i.d. noise (003 Theorem 5, Fig. 2)
+    if iid:  # one l for every entry: i.i.d. noise (bhadra2010 Theorem 5, Fig. 2)
         scale = np.full_like(scale, scale_factor * float(np.median(np.abs(data.K))) / 2)
     Ks = sample_kernels(data.K, scale, noise, n_samples, random_state=derive_seed(seed, "kernels", dataset))
     est = support_and_moments(Ks, data.K)
@@ -192,7 +192,7 @@ def fit_classifier(name, K, y, beta_fs, beta_g, kappa_fs, kappa_g, C, n_starts, 
 
     QP uses the principal rank-one approximation (exact for i.i.d. scalar beta), SOCP the nearest PSD
     matrix, QN the beta itself (DFP capped at ``qn_max_iter`` iterations per penalty stage); the nominal SVM
-    is RSVM with kappa = 0. All use the bias rule of 003 §3.
+    is RSVM with kappa = 0. All use the bias rule of bhadra2010 §3.
     """
     return fit_classifier_many(name, K, y, beta_fs, beta_g, [(C, kappa_fs, kappa_g, seed)], n_starts, qn_max_iter)[0]
 
@@ -240,7 +240,7 @@ def _split(y, frac, seed):
 @task_name("robustpapers.bhadra2010.experiments:robustness_task")
 def robustness_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, methods, seed, iid=False,
                     qn_max_iter=QN_MAX_ITER):
-    """003 Fig. 1 (``iid=False``) / Fig. 2 (``iid=True``): errors of each classifier at one kappa.
+    """bhadra2010 Fig. 1 (``iid=False``) / Fig. 2 (``iid=True``): errors of each classifier at one kappa.
 
     A data set is split half/half (stratified) into training and test points; each classifier is
     trained on the mean training kernel with the same ``kappa`` for both families (the figures'
@@ -266,7 +266,7 @@ def robustness_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, 
 @task_name("robustpapers.bhadra2010.experiments:bound_task")
 def bound_task(dataset, noise, eps, C, n_per_class, n_samples, n_eval, n_starts, methods, seed,
                qn_max_iter=QN_MAX_ITER):
-    """003 Fig. 3: effective epsilon = fraction of fresh sampled kernels with alpha'Y K^s Y alpha > t.
+    """bhadra2010 Fig. 3: effective epsilon = fraction of fresh sampled kernels with alpha'Y K^s Y alpha > t.
 
     Each classifier is trained on the whole data set at level ``eps``; ``t`` is the left side of the
     eq. (15) constraint at the returned alpha, with the family's (estimated) beta and kappa. RSVM^(g)
@@ -305,7 +305,7 @@ def bound_task(dataset, noise, eps, C, n_per_class, n_samples, n_eval, n_starts,
 
 
 def table1_fold(dataset, noise, fold, n_folds, n_per_class, n_samples, seed):
-    """One fold of 003 Table 1's stratified cross-validation on one §5.1 data set.
+    """One fold of bhadra2010 Table 1's stratified cross-validation on one §5.1 data set.
 
     Returns a dict: ``K`` (training mean kernel), ``y`` (training labels), ``beta_fs`` / ``beta_g`` (the
     finite-support and Gaussian beta estimated on the training part), ``y_test``, ``K_test`` (test-versus-training
@@ -325,7 +325,7 @@ def table1_fold(dataset, noise, fold, n_folds, n_per_class, n_samples, seed):
 @task_name("robustpapers.bhadra2010.experiments:table1_task")
 def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples, n_starts, methods, seed,
                 qn_max_iter):
-    """003 Table 1, one fold: ME/RE/NE (%) of each classifier at every (C, eps) of the grid.
+    """bhadra2010 Table 1, one fold: ME/RE/NE (%) of each classifier at every (C, eps) of the grid.
 
     Folds are stratified; returns keys ``"<metric>|<classifier>|<C>|<eps>"`` (eps is ignored by the SVM,
     which is reported under eps = 0), and for the QN classifiers ``"conv|<classifier>|<C>|<eps>"``: whether
@@ -351,7 +351,7 @@ def table1_task(dataset, noise, fold, n_folds, Cs, epss, n_per_class, n_samples,
 
 @task_name("robustpapers.bhadra2010.experiments:qn_starts_task")
 def qn_starts_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, seed, qn_max_iter=QN_MAX_ITER):
-    """Spread of RSVM_QN's start objectives on the finite-support beta of one data set (003 §3, local optima).
+    """Spread of RSVM_QN's start objectives on the finite-support beta of one data set (bhadra2010 §3, local optima).
 
     Returns the per-start objectives of eq. (15) with the true beta (non-convex when beta is not PSD),
     the smallest eigenvalue of beta relative to its largest, and the SOCP optimum on beta's PSD part.
@@ -395,9 +395,9 @@ def qn_cap_task(dataset, noise, eps, C, n_per_class, n_samples, n_starts, max_it
 
 @task_name("robustpapers.bhadra2010.experiments:qn_convergence_task")
 def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0, qn_max_iter=QN_MAX_ITER_EARLY):
-    """RSVM_QN's convergence where the optimal alpha is orders of magnitude below C (issue: 000's D_U, C = 100).
+    """RSVM_QN's convergence where the optimal alpha is orders of magnitude below C (issue: bental2012's D_U, C = 100).
 
-    The instance is bental2012's RSVM baseline (000 §7.1.2): one D_U(1, N, L) data set, the training part of
+    The instance is bental2012's RSVM baseline (bental2012 §7.1.2): one D_U(1, N, L) data set, the training part of
     ``fold`` of its 5 stratified folds, mean kernel and finite-support beta from the L training kernels,
     kappa = sqrt(2 log(1/eps)). Runs ``rsvm(method="qn")`` with the default ray scaling and with the earlier
     unscaled scheme (``qn_scaling=None, penalty=1e3, qn_line_search="wolfe"``), both from the same ``n_starts``
@@ -448,7 +448,7 @@ def qn_convergence_task(N, L, C, eps, n_starts, seed, fold=0, qn_max_iter=QN_MAX
 
 
 def local_optima_instance(b=100.0, d=0.1, k_diag=(1.0, 1.0, 1.0, 4.0)):
-    r"""A four-point problem on which eq. (15) has two distinct local maxima (003 §3: why QN restarts).
+    r"""A four-point problem on which eq. (15) has two distinct local maxima (bhadra2010 §3: why QN restarts).
 
     Labels :math:`y = (1, 1, -1, -1)`, mean kernel :math:`\bar K = \mathrm{diag}(k)`, and a non-negative,
     indefinite :math:`\beta = dI + b(e_1e_3^\top + e_3e_1^\top + e_2e_4^\top + e_4e_2^\top)` (eigenvalues

@@ -1,4 +1,4 @@
-"""bhadra2010 Fig. 1: RobustErr against kappa for RSVM, RSVM^(g) and the nominal SVM (003 §5.1.2).
+"""bhadra2010 Fig. 1: RobustErr against kappa for RSVM, RSVM^(g) and the nominal SVM (bhadra2010 §5.1.2).
 
 Judged on the paper-scale records of ``robustness_task`` (20 synthetic data sets of 2 x 100 points split
 half/half, C = 10, kappa in {0, 0.25, ..., 2.5}, 100 sampled kernels, 100 QN starts; 660 tasks), per noise

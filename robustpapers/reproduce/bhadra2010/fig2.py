@@ -1,4 +1,4 @@
-"""bhadra2010 Fig. 2: RobustErr against kappa under i.i.d. noise, RSVM_QP, RSVM^(g)_QP and the SVM (003 §5.1.2).
+"""bhadra2010 Fig. 2: RobustErr against kappa under i.i.d. noise, RSVM_QP, RSVM^(g)_QP and the SVM (bhadra2010 §5.1.2).
 
 Judged on the paper-scale records of ``robustness_task(iid=True)`` (20 data sets, C = 10, the kappa axis of
 Fig. 1, one noise scale for all entries so that Theorem 5 applies; 660 tasks), per noise model, paired over

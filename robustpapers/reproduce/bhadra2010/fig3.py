@@ -1,4 +1,4 @@
-"""bhadra2010 Fig. 3: effective epsilon against epsilon, the tightness of the probability bounds (003 §5.1.3).
+"""bhadra2010 Fig. 3: effective epsilon against epsilon, the tightness of the probability bounds (bhadra2010 §5.1.3).
 
 Judged on the paper-scale records of ``bound_task`` (20 synthetic data sets of 2 x 100 points, C = 10,
 eps in {0.05, 0.1, 0.2, ..., 0.9}, Gaussian, uniform, Beta(0.5, 0.5) and Beta(5, 5) noise, 1000 fresh

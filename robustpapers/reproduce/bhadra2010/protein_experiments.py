@@ -1,19 +1,19 @@
-r"""003 Table 2 on the resolution-aware structure analog: one-vs-all problems, leave-one-out, TA and F1.
+r"""bhadra2010 Table 2 on the resolution-aware structure analog: one-vs-all problems, leave-one-out, TA and F1.
 
-003 §5.2 protocol: for every family :math:`f` of the data set, the one-vs-all problem takes the
+bhadra2010 §5.2 protocol: for every family :math:`f` of the data set, the one-vs-all problem takes the
 family's structures as positives and as many structures drawn at random from the other families
 as negatives (balanced); every structure :math:`P_i` gets :math:`L` perturbed copies
 :math:`Q_i = \{P^1_i,\dots,P^L_i\}` within its resolution; each classifier is scored by
-leave-one-out (LOO) with the three error measures of 003 §4 (MajErr (18), RobustErr (19),
+leave-one-out (LOO) with the three error measures of bhadra2010 §4 (MajErr (18), RobustErr (19),
 NomErr (20)) reported as total accuracy :math:`TA = 100(1 - \mathrm{Err})` and F1 of the positive
 class; results are averaged over the problems and over several random negative sets.
 
-The classifiers (003 §5.2):
+The classifiers (bhadra2010 §5.2):
 
-* ``RSVM_QP``, ``RSVM_SOCP``, ``RSVM_QN`` — 003 eq. (15) with finite-support uncertainty: mean kernel
-  :math:`\overline{\mathbf K} = \frac1L\sum_l \mathbf K_l` (000 §7.1.2), support
+* ``RSVM_QP``, ``RSVM_SOCP``, ``RSVM_QN`` — bhadra2010 eq. (15) with finite-support uncertainty: mean kernel
+  :math:`\overline{\mathbf K} = \frac1L\sum_l \mathbf K_l` (bental2012 §7.1.2), support
   :math:`a_{ij} = \min_{p\in Q_i,p'\in Q_j} K(p,p')`, :math:`b_{ij} = \max_{p\in Q_i,p'\in Q_j} K(p,p')`
-  (003 §5.2), :math:`\beta_{ij} = (l_{ij}\gamma(\mu_{ij}))^2` of the noise :math:`Z = K - \overline{\mathbf K}`
+  (bhadra2010 §5.2), :math:`\beta_{ij} = (l_{ij}\gamma(\mu_{ij}))^2` of the noise :math:`Z = K - \overline{\mathbf K}`
   on :math:`[a - \overline{\mathbf K}, b - \overline{\mathbf K}]`, :math:`\kappa = \sqrt{2\log(1/\epsilon)}`;
   QP with the principal rank-one part of :math:`\beta`, SOCP with its positive-eigenvalue part (the
   paper's §5.1 approximations), QN with :math:`\beta` itself;
@@ -27,7 +27,7 @@ The classifiers (003 §5.2):
 Every classifier except ``MI`` is scored on the :math:`L` sampled test kernel rows
 :math:`(\mathbf K_l)_{t,\cdot}` (copy :math:`l` of the held-out structure against copy :math:`l` of the
 training structures; for ``SVM_R`` against all training copies), and all use the bias rule of
-003 §3 (:func:`robustpapers.bhadra2010.robust_bias`) on their own training kernel.
+bhadra2010 §3 (:func:`robustpapers.bhadra2010.robust_bias`) on their own training kernel.
 """
 from __future__ import annotations
 
@@ -44,9 +44,9 @@ __all__ = [
     "f1_score_pos", "table2_scores", "beta_diagnostics", "table2_task", "kappa_zero_task",
 ]
 
-#: Table 2's rows (003 §5.2) in the order of the paper, plus ``MI_copies``.
+#: Table 2's rows (bhadra2010 §5.2) in the order of the paper, plus ``MI_copies``.
 TABLE2_METHODS = ("RSVM_QP", "RSVM_SOCP", "RSVM_QN", "Nominal", "SVM_M", "SVM_R", "MI", "MI_copies")
-#: The RSVM rows: method of :func:`rsvm` and the paper's approximation of beta (003 §5.1).
+#: The RSVM rows: method of :func:`rsvm` and the paper's approximation of beta (bhadra2010 §5.1).
 RSVM_METHODS = {"RSVM_QP": ("qp", "principal"), "RSVM_SOCP": ("socp", "psd"), "RSVM_QN": ("qn", None)}
 
 
@@ -69,7 +69,7 @@ def problem_kernels(coords, resolution, L, *, seed=0, index=None, l=4, sigma=4.0
         K_{multi}(P_i,P_j) = \frac{\sum_{p\in Q_i,p'\in Q_j}K(p,p')}
         {\sqrt{\sum_{p,p'\in Q_i}K(p,p')\sum_{p,p'\in Q_j}K(p,p')}}
 
-    (000 §7.1.2; 003 §5.2; Gärtner et al. 2002), with :math:`K` the substructure kernel of 000 App. C
+    (bental2012 §7.1.2; bhadra2010 §5.2; Gärtner et al. 2002), with :math:`K` the substructure kernel of bental2012 App. C
     (:func:`robustpapers.structures.substructure_kernel_matrix`, cosine-normalised).
 
     Parameters
@@ -84,7 +84,7 @@ def problem_kernels(coords, resolution, L, *, seed=0, index=None, l=4, sigma=4.0
         Master seed; structure ``index[k]`` gets its copies from ``derive_seed(seed, "copies", index[k])``.
     index : array (n,) of int, optional
         Global indices of the structures (default ``0..n-1``).
-    l, sigma : kernel parameters (000 App. C).
+    l, sigma : kernel parameters (bental2012 App. C).
 
     Returns
     -------
@@ -174,7 +174,7 @@ def fit_decisions(method, train, test, y, C, eps=None, *, n_starts=10, random_st
     eps : float in (0, 0.5)
         Chance-constraint level of the RSVM rows (ignored by the others); ``eps=None`` with an RSVM
         row means :math:`\kappa = 0`.
-    n_starts, random_state : QN's random starts (003 §3; the paper uses 100).
+    n_starts, random_state : QN's random starts (bhadra2010 §3; the paper uses 100).
 
     Returns
     -------
@@ -256,7 +256,7 @@ def f1_score_pos(y, y_pred):
 
 
 def table2_scores(y, F):
-    r"""TA and F1 (in %) of the three error measures of 003 §4 from LOO decision values ``F`` (n_s, n).
+    r"""TA and F1 (in %) of the three error measures of bhadra2010 §4 from LOO decision values ``F`` (n_s, n).
 
     * MajErr (18): structure :math:`t` is labelled by the majority vote of :math:`\mathrm{sign}(f^s_t)`;
     * RobustErr (19): :math:`t` counts as correct only if every :math:`f^s_t` has the right sign (its
@@ -301,7 +301,7 @@ def beta_diagnostics(K_bar, a, b):
             "principal_psd_share": float(w[-1] / max(w[w > 0].sum(), 1e-300))}
 
 
-#: The Table 2 page's settings: ``"quick"`` (CI), ``"paper"`` (003 §5.2: 15 x 10 structures, L = 50, 10 negative
+#: The Table 2 page's settings: ``"quick"`` (CI), ``"paper"`` (bhadra2010 §5.2: 15 x 10 structures, L = 50, 10 negative
 #: sets, the grid of §5.1.1, 100 QN starts) and ``"medium"`` (the paper's problem size with a reduced L, grid and
 #: number of starts).
 TABLE2_SETTINGS = {
@@ -331,7 +331,7 @@ def table2_tasks(settings, seed=0):
 @task_name("robustpapers.bhadra2010.protein_experiments:table2_task")
 def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, Cs, epss, n_starts,
                 methods=TABLE2_METHODS):
-    """One one-vs-all problem of 003 Table 2 (family ``family`` against a random negative set ``rep``):
+    """One one-vs-all problem of bhadra2010 Table 2 (family ``family`` against a random negative set ``rep``):
     LOO scores of every method at every grid point.
 
     The data set is ``make_structure_families(n_families, n_members, length, random_state=seed)``; the
@@ -358,7 +358,7 @@ def table2_task(seed, family, rep, n_families, n_members, length, L, l, sigma, C
 
 @task_name("robustpapers.bhadra2010.protein_experiments:kappa_zero_task")
 def kappa_zero_task(seed, family, n_families, n_members, length, L, l, sigma, C, n_starts):
-    """003 §5.1.2 on one problem of Table 2: at kappa = 0 every RSVM row is SVM_M. Returns, for each RSVM
+    """bhadra2010 §5.1.2 on one problem of Table 2: at kappa = 0 every RSVM row is SVM_M. Returns, for each RSVM
     row, the largest LOO decision difference from SVM_M and whether all predicted signs agree."""
     data = make_structure_families(n_families=n_families, n_members=n_members, length=length, random_state=seed)
     idx, y = data.one_vs_rest(family, random_state=derive_seed(seed, "negatives", family, 0))

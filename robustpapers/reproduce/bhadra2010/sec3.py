@@ -1,6 +1,6 @@
 """bhadra2010 §3: RSVM_QN and local optima ("the algorithm suffers from the problem of local minimum").
 
-003 §3 solves eq. (15) with a general beta by DFP quasi-Newton on a square penalty from several random
+bhadra2010 §3 solves eq. (15) with a general beta by DFP quasi-Newton on a square penalty from several random
 starts, because of local optima, and §5.1.1-§5.1.2 blame local optima for QN's trailing the SOCP. Judged on:
 
 * the paper-scale records of ``qn_starts_task`` (the 20 data sets of §5.1, Beta(0.5, 0.5) noise, eps = 0.1,

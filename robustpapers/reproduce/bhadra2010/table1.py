@@ -1,4 +1,4 @@
-"""bhadra2010 Table 1: cross-validation accuracy of the six RSVM classifiers and the nominal SVM (003 §5.1.1).
+"""bhadra2010 Table 1: cross-validation accuracy of the six RSVM classifiers and the nominal SVM (bhadra2010 §5.1.1).
 
 Judged on the paper-scale records of ``table1_task`` (20 synthetic data sets of 2 x 100 points, 3 noise
 models, 5 stratified folds, the paper's grid C in {0.1, 1, 5, 10, 50, 100} x eps in {0.05, ..., 0.45},
@@ -39,7 +39,7 @@ ORDER = ("RSVMg_QP", "RSVMg_SOCP", "RSVMg_QN", "RSVM_QP", "RSVM_SOCP", "RSVM_QN"
 METRICS = ("ME", "RE", "NE")
 METRIC_NAME = {"ME": "MajErr", "RE": "RobustErr", "NE": "NomErr"}
 
-#: 003 Table 1 (accuracy %, ME / RE / NE), rows in :data:`ORDER` (the extracted table lost its row labels;
+#: bhadra2010 Table 1 (accuracy %, ME / RE / NE), rows in :data:`ORDER` (the extracted table lost its row labels;
 #: read in the header's order, as the book's Deviations say).
 PAPER_TABLE1 = {
     "uniform": [(94.60, 52.60, 80.30), (96.15, 93.30, 95.94), (95.55, 92.85, 95.50), (95.30, 74.20, 83.20),

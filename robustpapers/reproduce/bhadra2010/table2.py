@@ -1,9 +1,9 @@
-"""bhadra2010 Table 2: resolution-aware structure classification (003 §5.2), on the synthetic structure analog.
+"""bhadra2010 Table 2: resolution-aware structure classification (bhadra2010 §5.2), on the synthetic structure analog.
 
 The paper's SCOP structures are not available offline, so every claim here rests on the synthetic C-alpha
 analog of the book's structures page, run with the paper's protocol (``table2_task``: 15 families of 10
 structures, one-vs-all problems of 20 structures, L = 50 perturbed copies, 10 random negative sets per family,
-leave-one-out, the grid C x eps of 003 §5.1.1, 100 QN starts; 150 problems). The claims are about SCOP
+leave-one-out, the grid C x eps of bhadra2010 §5.1.1, 100 QN starts; 150 problems). The claims are about SCOP
 proteins; what the analog shows is evidence about the method, not about proteins (said in every note).
 
 Accuracies are LOO total accuracies (TA, %). The grid point of a method for a problem is chosen on the other
@@ -34,7 +34,7 @@ EXPERIMENT = "table2_proteins"
 METHODS = ("RSVM_QP", "RSVM_SOCP", "RSVM_QN", "Nominal", "SVM_M", "SVM_R", "MI")
 MEASURES = ("ME", "RE", "NE")
 MEASURE_NAME = {"ME": "MajErr", "RE": "RobustErr", "NE": "NomErr"}
-#: 003 Table 2, TA (%) per measure (ME, RE, NE); None where the paper reports none.
+#: bhadra2010 Table 2, TA (%) per measure (ME, RE, NE); None where the paper reports none.
 PAPER_TABLE2 = {"RSVM_QP": (72.67, 27.11, 66.50), "RSVM_SOCP": (73.56, 50.33, 66.65),
                 "RSVM_QN": (82.78, 66.44, 76.00), "Nominal": (62.89, 34.56, 61.02), "SVM_M": (65.00, 22.00, 71.11),
                 "SVM_R": (70.44, 61.56, 71.67), "MI": (None, 20.11, 72.11)}

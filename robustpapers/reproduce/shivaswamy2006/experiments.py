@@ -1,4 +1,4 @@
-"""Experiment task functions of 004 section 8 (module-level, picklable, JSON in and out)."""
+"""Experiment task functions of shivaswamy2006 section 8 (module-level, picklable, JSON in and out)."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,7 +14,7 @@ __all__ = ["uci_missing_task", "regression_missing_task", "ball_shell_task", "ba
            "constraint_sampling_task", "ocr_task", "quadratic_features", "quadratic_regression_task",
            "TOY_W", "TOY_B", "TOY_SIGMA", "toy_regression_data"]
 
-#: The regression toy of 004 section 8.2: y = <w, x> + b with x ~ N(0, Sigma) (Sigma as printed).
+#: The regression toy of shivaswamy2006 section 8.2: y = <w, x> + b with x ~ N(0, Sigma) (Sigma as printed).
 TOY_W = [1.0, 2.0, 3.0, 4.0, 5.0]
 TOY_B = -7.0
 TOY_SIGMA = [[0.1872, 0.1744, 0.0349, -0.3313, -0.2790],
@@ -39,7 +39,7 @@ def _standardise(Xtr, *others):
 
 @task_name("robustpapers.shivaswamy2006.experiments:uci_missing_task")
 def uci_missing_task(dataset, rep, row_fraction, gammas, feature_fraction=0.5, C=1.0, seed=0):
-    """One randomised 9:1 split of the Figs. 5-7 protocol (004 section 8.1).
+    """One randomised 9:1 split of the Figs. 5-7 protocol (shivaswamy2006 section 8.1).
 
     Deletes ``feature_fraction`` of the features from ``row_fraction`` of the training rows and
     from every test row; trains the nominal classifier (gamma = 0: SVM on the EM imputation) and
@@ -78,7 +78,7 @@ def uci_missing_task(dataset, rep, row_fraction, gammas, feature_fraction=0.5, C
 
 
 def toy_regression_data(n, rng):
-    """150 draws of the regression toy of 004 section 8.2 (noise-free y = <w, x> + b)."""
+    """150 draws of the regression toy of shivaswamy2006 section 8.2 (noise-free y = <w, x> + b)."""
     X = rng.multivariate_normal(np.zeros(5), np.array(TOY_SIGMA), size=n)
     return X, X @ np.array(TOY_W) + TOY_B
 
@@ -86,7 +86,7 @@ def toy_regression_data(n, rng):
 @task_name("robustpapers.shivaswamy2006.experiments:regression_missing_task")
 def regression_missing_task(dataset, rep, etas, row_fraction=0.5, n_delete=2, epsilon=0.1, W=10.0, D=1.0,
                             n=150, seed=0):
-    """One randomised 9:1 split of the Fig. 9 protocol (004 section 8.2).
+    """One randomised 9:1 split of the Fig. 9 protocol (shivaswamy2006 section 8.2).
 
     Deletes ``n_delete`` entries from ``row_fraction`` of the rows (train and test alike), imputes
     by EM (42), fits the nominal SVR (CTM with D = 0, i.e. epsilon-insensitive regression on the
@@ -127,7 +127,7 @@ def regression_missing_task(dataset, rep, etas, row_fraction=0.5, n_delete=2, ep
 
 
 def ball_shell_data(n_per_class, rng, dim=5):
-    """004 section 8.1 (Fig. 8): +1 uniform in the unit ball of R^5, -1 uniform in 2 <= ||x|| <= 3."""
+    """shivaswamy2006 section 8.1 (Fig. 8): +1 uniform in the unit ball of R^5, -1 uniform in 2 <= ||x|| <= 3."""
     def radial(lo, hi, m):
         z = rng.standard_normal((m, dim))
         z /= np.linalg.norm(z, axis=1, keepdims=True)
@@ -140,7 +140,7 @@ def ball_shell_data(n_per_class, rng, dim=5):
 
 def cv_kernel_gamma(X, y, kernel_gammas, n_folds=3, C=1.0, sigma=1.0, random_state=None):
     """Choose the Gaussian kernel parameter q of ``KernelRobustMissingSVC`` by stratified k-fold
-    cross-validation on (incomplete) training data, as in 004 section 8.1 (Fig. 8).
+    cross-validation on (incomplete) training data, as in shivaswamy2006 section 8.1 (Fig. 8).
 
     The nominal kernelised classifier (gamma = 0) is trained on each fold's complement (EM
     imputation inside ``fit``) and scored on the fold (its incomplete patterns by the h1/h2 rule);
@@ -209,7 +209,7 @@ def ball_shell_task(rep, gammas, n_per_class=100, row_fraction=0.5, n_delete=3, 
 
 @task_name("robustpapers.shivaswamy2006.experiments:constraint_sampling_task")
 def constraint_sampling_task(epsilon, beta, n=8, d=2, gamma=1.0, n_fresh=20000, seed=0):
-    """Theorem 3 in action (004 section 4.3): solve the sampled problem (23) with the
+    """Theorem 3 in action (shivaswamy2006 section 4.3): solve the sampled problem (23) with the
     Calafiore-Campi number of points per ellipsoid and measure each pattern's violation
     probability on fresh uniform samples of its ellipsoid."""
     from ...shivaswamy2006.extensions import calafiore_campi_n, sample_ellipsoid, vertex_svm
@@ -233,7 +233,7 @@ def constraint_sampling_task(epsilon, beta, n=8, d=2, gamma=1.0, n_fresh=20000, 
 
 
 def quadratic_features(X):
-    """The map phi: R^5 -> R^15 of 004 footnote 6 (squares, then sqrt(2) x_i x_j for i < j)."""
+    """The map phi: R^5 -> R^15 of shivaswamy2006 footnote 6 (squares, then sqrt(2) x_i x_j for i < j)."""
     X = np.asarray(X, dtype=float)
     i, j = np.triu_indices(X.shape[1], k=1)
     return np.c_[X ** 2, np.sqrt(2.0) * X[:, i] * X[:, j]]
@@ -242,7 +242,7 @@ def quadratic_features(X):
 @task_name("robustpapers.shivaswamy2006.experiments:quadratic_regression_task")
 def quadratic_regression_task(rep, formulation, row_fraction, value_fraction=0.4, eta=0.5, epsilon=0.1,
                               W_linear=10.0, W_kernel=100.0, D=1.0, kernel_gamma=0.1, n=150, seed=0):
-    """One run of Fig. 10 (004 section 8.2): y = c'phi(x) - c0 on 150 Gaussian points of R^5
+    """One run of Fig. 10 (shivaswamy2006 section 8.2): y = c'phi(x) - c0 on 150 Gaussian points of R^5
     (the toy's Sigma), ``value_fraction`` of the values deleted from ``row_fraction`` of the
     patterns, 9:1 split, linear vs kernelised (Gaussian kernel, spherical K~-space covariance)
     CTM or SR; returns the mean absolute test residual on the imputed test patterns (standardised
@@ -268,7 +268,7 @@ def quadratic_regression_task(rep, formulation, row_fraction, value_fraction=0.4
 @task_name("robustpapers.shivaswamy2006.experiments:ocr_task")
 def ocr_task(rep, gammas, n_train=None, n_test=None, train_row_fraction=0.5, pixel_fraction=0.75, C=1.0,
              em_reg=0.1, em_tol=1e-4, n_examples=5, seed=0):
-    """One randomised repetition of the OCR protocol of 004 section 8.1 (Figs. 3-4).
+    """One randomised repetition of the OCR protocol of shivaswamy2006 section 8.1 (Figs. 3-4).
 
     Digits 3 (+1) vs 8 (-1) of ``optdigits`` scaled to [0, 1]; a random 70:30 split (optionally
     truncated to ``n_train`` / ``n_test``); ``pixel_fraction`` of the pixels deleted from

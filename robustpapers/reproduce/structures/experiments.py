@@ -22,8 +22,8 @@ def loo_svm_error(K, y, C=1.0):
         \frac1n \sum_{t=1}^n \mathbf 1\Big(\operatorname{sign}\big(\textstyle\sum_{i \ne t}
         y_i \alpha^{(t)}_i K_{ti} + b^{(t)}\big) \ne y_t\Big)
 
-    with :math:`(\alpha^{(t)}, b^{(t)})` the SVM (000 eq. (2)) trained without point :math:`t`
-    (the LOO protocol of 000 §7.7); a zero decision value counts as an error.
+    with :math:`(\alpha^{(t)}, b^{(t)})` the SVM (bental2012 eq. (2)) trained without point :math:`t`
+    (the LOO protocol of bental2012 §7.7); a zero decision value counts as an error.
 
     Examples
     --------
@@ -59,15 +59,15 @@ def _width_vs_resolution(r, a, b, max_points=1500):
 
 @task_name("robustpapers.structures.experiments:kernel_spread_task")
 def kernel_spread_task(seed, n_families, n_members, length, L, l, sigma, C=1.0):
-    """Kernel set of the analog data: spread under resolution draws (000 §2 / Fig. 1), PSD-ness
-    and the one-vs-one difficulty (nominal-SVM LOO error on every family pair, 000 §7.7)."""
+    """Kernel set of the analog data: spread under resolution draws (bental2012 §2 / Fig. 1), PSD-ness
+    and the one-vs-one difficulty (nominal-SVM LOO error on every family pair, bental2012 §7.7)."""
     data = _data(seed, n_families, n_members, length)
     ks = build_kernel_set(data.coords, data.resolution, L=L, l=l, sigma=sigma, random_state=seed + 1)
     n = len(data)
     off = ~np.eye(n, dtype=bool)
     K, a, b = ks.K_nominal, ks.a, ks.b
     inside = (K >= a) & (K <= b)
-    # 000 §2: for one pair of the family, [K_min, K_max] over draws; the share of the family's
+    # bental2012 §2: for one pair of the family, [K_min, K_max] over draws; the share of the family's
     # nominal pairwise kernel values inside that interval
     fig1 = []
     for f in range(n_families):
@@ -102,8 +102,8 @@ def kernel_spread_task(seed, n_families, n_members, length, L, l, sigma, C=1.0):
 
 @task_name("robustpapers.structures.experiments:multi_instance_task")
 def multi_instance_task(seed, n_families, n_members, length, L, l, sigma):
-    """Normalised multi-instance set kernel (003 §5.2) next to K_bar on the same draws; support over
-    all pairs of copies (000 §7.7) against the min/max over draws (000 §7.1.2)."""
+    """Normalised multi-instance set kernel (bhadra2010 §5.2) next to K_bar on the same draws; support over
+    all pairs of copies (bental2012 §7.7) against the min/max over draws (bental2012 §7.1.2)."""
     data = _data(seed, n_families, n_members, length)
     draws = perturb_structures(data.coords, data.resolution, L, random_state=seed + 2)
     bags = [[d[i] for d in draws] for i in range(len(data))]
