@@ -6,7 +6,10 @@ lambda_max over the seeds, and scores the pair by the criterion fixed before loo
 
     score = log(|lambda_min| / |paper lambda_min|)^2 + log(lambda_max / paper lambda_max)^2 .
 
-Accuracy plays no part. Prints the best pair per data set (JSON lines) and writes them to
+Where the best pair still misses (score > ``REFINE_SCORE``, one eigenvalue off by more than a factor
+e^0.5 = 1.65), a second pass tries 9 geometrically spaced g between the best g's grid neighbours and the best
+xi's grid neighbours (of the data sets, only mnist35 needs it: lambda_max jumps from 179 at g = 20 to 26 at
+g = 50). Accuracy plays no part. Prints the best pair per data set (JSON lines) and writes them to
 ``benchmarks/chen2008_regime.json``.
 
 Run: ``OMP_NUM_THREADS=1 .venv/bin/python benchmarks/chen2008_regime.py``
@@ -36,6 +39,24 @@ def extremes(K):
     return lo, hi
 
 
+#: a second, finer pass in g where the coarse grid's best score exceeds this
+REFINE_SCORE = 0.25
+
+
+def _scan(X, Es, gs, xis, pmin, pmax):
+    d = X.shape[1]
+    rows = []
+    for g in gs:
+        G = rbf_kernel(X, gamma=g / d)
+        for xi in xis:
+            ex = np.array([extremes(G + xi * E) for E in Es])
+            lmin, lmax = ex.mean(0)
+            score = np.log(abs(lmin) / abs(pmin)) ** 2 + np.log(lmax / pmax) ** 2 if lmin < 0 else np.inf
+            rows.append(dict(g=float(g), xi=float(xi), lambda_min=float(lmin), lambda_max=float(lmax),
+                             ratio=float(abs(lmax / lmin)), score=float(score)))
+    return rows
+
+
 def main(names):
     out = {}
     for name in names:
@@ -46,15 +67,13 @@ def main(names):
             E = np.random.default_rng(s).standard_normal((n, n))
             Es.append((E + E.T) / 2)
         pmin, pmax = PAPER[name]
-        rows = []
-        for g in G_GRID:
-            G = rbf_kernel(X, gamma=g / d)
-            for xi in XI_GRID:
-                ex = np.array([extremes(G + xi * E) for E in Es])
-                lmin, lmax = ex.mean(0)
-                score = np.log(abs(lmin) / abs(pmin)) ** 2 + np.log(lmax / pmax) ** 2 if lmin < 0 else np.inf
-                rows.append(dict(g=g, xi=xi, lambda_min=float(lmin), lambda_max=float(lmax),
-                                 ratio=float(abs(lmax / lmin)), score=float(score)))
+        rows = _scan(X, Es, G_GRID, XI_GRID, pmin, pmax)
+        best = min(rows, key=lambda r: r["score"])
+        if best["score"] > REFINE_SCORE:
+            i, j = G_GRID.index(best["g"]), XI_GRID.index(best["xi"])
+            lo, hi = G_GRID[max(i - 1, 0)], G_GRID[min(i + 1, len(G_GRID) - 1)]
+            gs = np.round(np.geomspace(lo, hi, 9), 1)
+            rows += _scan(X, Es, gs, XI_GRID[max(j - 1, 0): j + 2], pmin, pmax)
         best = min(rows, key=lambda r: r["score"])
         out[name] = dict(best, n=n, paper_lambda_min=pmin, paper_lambda_max=pmax,
                          paper_ratio=abs(pmax / pmin))
