@@ -180,15 +180,19 @@ def equivalent(diffs, margin, *, certified=None, min_pairs=MIN_SPLITS, level=0.9
     >>> equivalent([0.1, -0.2, 0.0, 0.1, -0.1, 0.2, 0.0, -0.1, 0.1, 0.0], margin=1.0)["verdict"]
     'reproduced'
     """
+    return _margin_rule(diffs, f"inside ±{margin:g}", certified, min_pairs, level, runs_per_pair,
+                        lambda lo, hi: "reproduced" if -margin <= lo and hi <= margin else
+                        "contradicted" if hi < -margin or lo > margin else "inconclusive")
+
+
+def _margin_rule(diffs, where, certified, min_pairs, level, runs_per_pair, decide):
+    """:func:`paired`'s interval judged against a margin by ``decide(lo, hi)`` (inconclusive without enough
+    certified pairs)."""
     out = paired(diffs, certified=certified, min_pairs=min_pairs, level=level, runs_per_pair=runs_per_pair)
-    out["rule"] = (f"{int(100 * level)} % t-interval of the mean paired difference inside ±{margin:g}; "
+    out["rule"] = (f"{int(100 * level)} % t-interval of the mean paired difference {where}; "
                    f"needs {min_pairs} certified pairs")
-    if out["interval"] is None or out["n_certified"] < max(min_pairs, 2) * runs_per_pair:
-        out["verdict"] = "inconclusive"
-        return out
-    lo, hi = out["interval"]
-    out["verdict"] = ("reproduced" if -margin <= lo and hi <= margin else
-                      "contradicted" if hi < -margin or lo > margin else "inconclusive")
+    enough = out["interval"] is not None and out["n_certified"] >= max(min_pairs, 2) * runs_per_pair
+    out["verdict"] = decide(*out["interval"]) if enough else "inconclusive"
     return out
 
 
@@ -205,15 +209,9 @@ def noninferior(diffs, margin, *, certified=None, min_pairs=MIN_SPLITS, level=0.
     >>> noninferior([0.5, -0.3, 0.2, 0.1, -0.2, 0.4, 0.0, 0.3, -0.1, 0.2], margin=1.0)["verdict"]
     'reproduced'
     """
-    out = paired(diffs, certified=certified, min_pairs=min_pairs, level=level, runs_per_pair=runs_per_pair)
-    out["rule"] = (f"{int(100 * level)} % t-interval of the mean paired difference above -{margin:g}; "
-                   f"needs {min_pairs} certified pairs")
-    if out["interval"] is None or out["n_certified"] < max(min_pairs, 2) * runs_per_pair:
-        out["verdict"] = "inconclusive"
-        return out
-    lo, hi = out["interval"]
-    out["verdict"] = "reproduced" if lo > -margin else "contradicted" if hi < -margin else "inconclusive"
-    return out
+    return _margin_rule(diffs, f"above -{margin:g}", certified, min_pairs, level, runs_per_pair,
+                        lambda lo, hi: "reproduced" if lo > -margin else
+                        "contradicted" if hi < -margin else "inconclusive")
 
 
 def target(value, goal, tol, *, kind="abs", n_runs=1, n_certified=None):

@@ -59,6 +59,17 @@ def select(recs, where=None, version=None):
     return out
 
 
+def cached_frame(cache, experiment, where, version, root, scale, seed):
+    """The records of ``experiment`` selected by ``where[scale]`` (and ``seed``) as a DataFrame, parsed once per
+    process into ``cache`` (a copy is returned); an unknown scale is a ``ValueError``."""
+    if scale not in where:
+        raise ValueError(f"scale must be one of {list(where)}, got {scale!r}")
+    key = (experiment, str(root), scale, seed)
+    if key not in cache:
+        cache[key] = frame(select(scan_all(experiment, root), dict(where[scale], seed=seed), version))
+    return cache[key].copy()
+
+
 def scan_all(experiment, root=None):
     """Every record of ``results/bental2012/<experiment>/``."""
     return scan(PAPER, experiment, root=root)

@@ -39,13 +39,7 @@ _CACHE = {}
 
 def records(root=None, scale="paper", seed=0):
     """The folds of Fig. 2 at ``scale`` as a DataFrame (one row per distribution, kappa, data set and fold)."""
-    if scale not in WHERE:
-        raise ValueError(f"scale must be one of {list(WHERE)}, got {scale!r}")
-    key = (str(root), scale, seed)
-    if key not in _CACHE:
-        recs = C.select(C.scan_all(EXPERIMENT, root), dict(WHERE[scale], seed=seed), VERSION)
-        _CACHE[key] = C.frame(recs)
-    return _CACHE[key].copy()
+    return C.cached_frame(_CACHE, EXPERIMENT, WHERE, VERSION, root, scale, seed)
 
 
 def _certified(df):

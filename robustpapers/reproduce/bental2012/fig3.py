@@ -37,13 +37,7 @@ _CACHE = {}
 
 def records(root=None, scale="paper", seed=0):
     """The tasks of Figs. 3-4 at ``scale`` as a DataFrame (one row per distribution, data set, fold and C)."""
-    if scale not in WHERE:
-        raise ValueError(f"scale must be one of {list(WHERE)}, got {scale!r}")
-    key = (str(root), scale, seed)
-    if key not in _CACHE:
-        recs = C.select(C.scan_all(EXPERIMENT, root), dict(WHERE[scale], seed=seed), VERSION)
-        _CACHE[key] = C.frame(recs)
-    return _CACHE[key].copy()
+    return C.cached_frame(_CACHE, EXPERIMENT, WHERE, VERSION, root, scale, seed)
 
 
 def long_accuracies(df):
