@@ -63,8 +63,8 @@ REGIME = {
 
 _COMMON = dict(rho_grid=list(RHO_GRID), tol=TOL, C=1.0)
 SETTINGS = {
-    # CI: every data set, 60 points, two splits, a two-point rho grid, Algorithm 1 cut at 30 iterations (seconds)
-    "quick": dict(datasets=list(TABLE1_DATASETS), n_splits=2, max_n=60, alg1_max_iter=30, apg_max_iter=5000,
+    # CI: every data set, 40 points, two splits, a two-point rho grid, Algorithm 1 cut at 20 iterations (seconds)
+    "quick": dict(datasets=list(TABLE1_DATASETS), n_splits=2, max_n=40, alg1_max_iter=20, apg_max_iter=5000,
                   regime=REGIME, **dict(_COMMON, rho_grid=[1.0, 10.0])),
     # the paper: 10 random 4:1 splits of the full data, rho by 3-fold CV on the training part, C = 1
     "paper": dict(datasets=list(TABLE1_DATASETS), n_splits=10, max_n=None, alg1_max_iter=1000, apg_max_iter=20000,
