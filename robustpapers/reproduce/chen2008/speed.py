@@ -10,6 +10,7 @@ LABEL = "chen2008 speed"
 CASES = {"sonar, pruning": "Sonar (166 points), rho = 10, pruning",
          "sonar, no pruning (capped)": "the same without pruning (stopped at 400 iterations)",
          "sonar, pruning, max_kernels=20": "pruning and aggregation to at most 20 kernels",
+         "sonar, pruning, slack_tol=0.01": "pruning only of constraints with slack above 0.01",
          "sonar, pruning, master_start=warm": "pruning, every master problem warm-started",
          "sonar, pruning, master_start=cold": "pruning, every master problem cold-started",
          "n=1000 (mnist35), pruning": "MNIST 3 vs 5 (1,000 points), pruning"}
