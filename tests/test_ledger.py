@@ -76,7 +76,10 @@ def test_numeric_targets():
 def test_combine():
     assert combine(["reproduced"] * 3) == "reproduced"
     assert combine(["reproduced", "inconclusive"]) == "partly"
-    assert combine(["contradicted", "inconclusive"]) == "not reproduced"
+    assert combine(["contradicted", "inconclusive"]) == "contradicted"
+    assert combine(["reproduced", "contradicted"]) == "contradicted"   # "all" is false if one part is
+    assert combine(["reproduced", "not reproduced"]) == "partly"
+    assert combine(["not reproduced", "inconclusive"]) == "not reproduced"
     assert combine(["inconclusive", "inconclusive"]) == "inconclusive"
     assert combine([]) == "not testable here"
 

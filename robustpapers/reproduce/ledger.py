@@ -13,8 +13,8 @@ verdict comes from one of the decision rules below, the same in every chapter:
   beforehand, contradicted when it lies wholly outside it.
 * :func:`noninferior` -- "not worse than": reproduced when the interval lies above ``-margin``.
 * :func:`target` -- a numeric target (a slope, a count, an accuracy) with its tolerance.
-* :func:`combine` -- a claim made of several parts: ``"partly"`` when some parts reproduce and some
-  do not.
+* :func:`combine` -- a claim made of several parts that must all hold: ``"contradicted"`` when one part
+  is, ``"partly"`` when some parts reproduce and the others are undecided or not reproduced.
 
 :func:`all_claims` imports every artefact module of :mod:`robustpapers.reproduce` and asks each for its
 claims on the committed records (nothing is recomputed).
@@ -253,23 +253,27 @@ def target(value, goal, tol, *, kind="abs", n_runs=1, n_certified=None):
 
 
 def combine(verdicts):
-    """The verdict of a claim made of parts: all reproduced -> reproduced, none -> the parts' common verdict
-    (or "not reproduced"), a mix with at least one reproduced part -> "partly".
+    """The verdict of a claim made of parts that must all hold ("outperforms all other algorithms"): all parts
+    reproduced -> reproduced; a part contradicted -> contradicted (the claim as stated is false); otherwise some
+    part reproduced -> partly; no part reproduced -> the parts' common verdict (or "not reproduced").
 
     Examples
     --------
-    >>> combine(["reproduced", "contradicted"])
+    >>> combine(["reproduced", "inconclusive"])
     'partly'
+    >>> combine(["reproduced", "contradicted"])
+    'contradicted'
     """
     v = list(verdicts)
     if not v:
         return "not testable here"
     if all(x == "reproduced" for x in v):
         return "reproduced"
+    if "contradicted" in v:
+        return "contradicted"
     if any(x in ("reproduced", "partly") for x in v):
         return "partly"
-    return v[0] if len(set(v)) == 1 else "not reproduced" if "contradicted" in v or "not reproduced" in v \
-        else "inconclusive"
+    return v[0] if len(set(v)) == 1 else "not reproduced" if "not reproduced" in v else "inconclusive"
 
 
 def not_run(n_missing, n_tasks):
