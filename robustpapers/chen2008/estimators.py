@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import ConvergenceWarning, check_kernel, check_nonnegative, check_positive, make_kernel, svm_dual
 from .kernels import transform_kernel
+from .apg import indefinite_svm_apg
 from .siqclp import indefinite_svm
 
 __all__ = ["IndefiniteSVC", "METHODS"]
@@ -29,7 +30,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         \max_{0\le\alpha\le C,\ y^\top\alpha=0}\ \min_{K\succeq 0}\
         \alpha^\top e - \tfrac12\alpha^\top YKY\alpha + \rho\|K-K_0\|_F^2 ,
 
-    by :func:`~robustpapers.chen2008.indefinite_svm` (Algorithm 1 with pruning);
+    by :func:`~robustpapers.chen2008.indefinite_svm` (Algorithm 1 with pruning; ``solver="algorithm1"``) or by
+    :func:`~robustpapers.chen2008.indefinite_svm_apg` (APG-FW, certified by a Frank-Wolfe gap; ``solver="apg"``);
     ``"denoise"``, ``"flip"``, ``"shift"`` train the SVM (1) on the transformed kernel
     (:func:`~robustpapers.chen2008.transform_kernel`); ``"svm"`` hands :math:`K_0` itself to
     LIBSVM (scikit-learn's ``SVC(kernel="precomputed")``), whose SMO solver, when the
@@ -68,6 +70,12 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
     active_tol : float >= 0
         Kernels whose multiplier exceeds ``active_tol`` count as active for pruning. Siqclp only;
         validated in ``fit`` for every method.
+    solver : {"algorithm1", "apg"}
+        The solver of ``method="siqclp"``: chen2008's Algorithm 1, or APG-FW, which solves the same problem (2)
+        and certifies the gap ``tol`` in far fewer and cheaper steps (chen2008 Table 1's benchmark: every run
+        certified in under 2 s where Algorithm 1 ends 1,000 iterations with gaps up to 350). With "apg",
+        ``max_iter`` counts gradient steps and ``prune``, ``max_kernels``, ``slack_tol``, ``active_tol`` and
+        ``master_start`` are not used. Validated in ``fit`` for every method.
     master_start : {"auto", "warm", "cold"}
         Where the interior-point solver of each master problem (7) starts (see
         :func:`~robustpapers.chen2008.indefinite_svm`). A converged run does not depend on it; a run
@@ -94,7 +102,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
 
     def __init__(self, method="siqclp", kernel="rbf", C=1.0, rho=1.0, gamma=None, tol=1e-5,
                  max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0, active_tol=1e-6,
-                 master_start="auto"):
+                 master_start="auto", solver="algorithm1"):
         self.method = method
         self.kernel = kernel
         self.C = C
@@ -107,6 +115,7 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.slack_tol = slack_tol
         self.active_tol = active_tol
         self.master_start = master_start
+        self.solver = solver
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -140,6 +149,8 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(f"max_kernels must be None or an integer >= 2, got {max_kernels!r}")
         if not isinstance(self.master_start, str) or self.master_start not in ("auto", "warm", "cold"):
             raise ValueError(f"master_start must be 'auto', 'warm' or 'cold', got {self.master_start!r}")
+        if not isinstance(self.solver, str) or self.solver not in ("algorithm1", "apg"):
+            raise ValueError(f"solver must be 'algorithm1' or 'apg', got {self.solver!r}")
         X, y = validate_data(self, X, y, dtype=float)
         check_classification_targets(y)
         classes = np.unique(y)
@@ -161,7 +172,12 @@ class IndefiniteSVC(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         K0 = (K0 + K0.T) / 2
         self.result_ = None
-        if self.method == "siqclp":
+        if self.method == "siqclp" and self.solver == "apg":
+            res = indefinite_svm_apg(K0, yy, C, rho, tol=tol, max_iter=int(self.max_iter))
+            self.alpha_, self.intercept_, self.kernel_ = res.alpha, float(res.b), res.K
+            self.result_ = res
+            self.n_iter_ = int(res.nit)
+        elif self.method == "siqclp":
             res = indefinite_svm(K0, yy, C, rho, tol=tol, prune=self.prune, max_iter=int(self.max_iter),
                                  max_kernels=None if max_kernels is None else int(max_kernels), slack_tol=slack_tol,
                                  active_tol=active_tol, master_start=self.master_start)
