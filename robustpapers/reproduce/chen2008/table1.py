@@ -251,6 +251,8 @@ def claims(records):
                       if fitted else "not fitted: follows from the xi and g chosen on lambda_min and lambda_max"),
                 **common, **ledger.target(value, pt[col], SPECTRUM_TOL, kind="rel", n_runs=len(res))))
         cert = [certified(r) for r in group]
+        short = (f"{len(group)} of {ledger.MIN_SPLITS} splits cached" if 0 < len(group) < ledger.MIN_SPLITS
+                 else "")
         parts = []
         for base in BASELINES:
             diffs = [100 * (r["acc_apg"] - r[f"acc_{base}"]) for r in res]
@@ -266,7 +268,8 @@ def claims(records):
                 cid = f"table1-comparable-{base}-{ds}"
             parts.append(rule["verdict"])
             out.append(ledger.Claim(id=cid, where="§6.3", condition=name, statement=stmt, paper_value=paper_diff,
-                                    algorithm="APG-FW", **common, **{"note": _uncertified_note(cert), **rule}))
+                                    algorithm="APG-FW", **common,
+                                    **{"note": _join(short, _uncertified_note(cert)), **rule}))
         verdict = ledger.combine(parts) if res else "inconclusive"
         stmt = (f"On {name} the Indefinite SVM outperforms all other algorithms." if ds in OUTPERFORMS else
                 f"On {name} the Indefinite SVM is comparable to the best among all other algorithms.")
@@ -275,8 +278,12 @@ def claims(records):
                                 paper_value=pt["indefinite"], our_value=float(100 * np.mean([r["acc_apg"] for r in res]))
                                 if res else None, n_runs=len(res), n_certified=int(sum(cert)), algorithm="APG-FW",
                                 rule="all four per-baseline claims (ledger.combine)",
-                                note=_uncertified_note(cert) if res else "no split cached", **common))
+                                note=_join(short, _uncertified_note(cert)) if res else "no split cached", **common))
     return out
+
+
+def _join(*notes):
+    return "; ".join(n for n in notes if n)
 
 
 def _uncertified_note(cert):
