@@ -125,8 +125,12 @@ def _pages(paperkey, experiment):
     from .pipeline import repo_root
 
     root = repo_root() / "notebooks"
-    mods = [m.__name__.rsplit(".", 1)[1] for m in artefact_modules(paperkey) if getattr(m, "EXPERIMENT", None) == experiment]
-    imports = re.compile(rf"from robustpapers\.reproduce\.{paperkey} import [^\n]*\b({'|'.join(mods) or '$^'})\b")
-    pages = [f.stem for f in sorted(root.glob(f"{paperkey}_*.md"))
-             if f'"{experiment}"' in (text := f.read_text()) or imports.search(text)]
+    mods = {m.__name__.rsplit(".", 1)[1] for m in artefact_modules(paperkey) if getattr(m, "EXPERIMENT", None) == experiment}
+    imports = re.compile(rf"from robustpapers\.reproduce\.{paperkey} import (\([^)]*\)|[^\n]*)")
+
+    def reads(text):
+        named = {n for imp in imports.findall(text) for n in re.findall(r"\w+", imp)}
+        return f'"{experiment}"' in text or bool(mods & named)
+
+    pages = [f.stem for f in sorted(root.glob(f"{paperkey}_*.md")) if reads(f.read_text())]
     return pages + ["appendix_reproduction_log"]
