@@ -22,7 +22,6 @@ MAX_SECONDS = 20.0
 
 #: Folders whose cheapest record took longer than MAX_SECONDS to compute (its wall_time, 2-core machine).
 TOO_SLOW = {
-    "chen2008/table1_certified": "cheapest record 90.0 s (certified APG-FW with the CV of rho)",
     "chen2008/table1_starts": "cheapest record 42.6 s (Indefinite SVM from several starts)",
     "shivaswamy2006/ocr_paper": "cheapest record 85.0 s (OCR SOCP at paper size)",
     "shivaswamy2006/ocr_quick": "its one record took 48.0 s",
