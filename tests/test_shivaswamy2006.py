@@ -373,3 +373,29 @@ def test_shared_factor_object_gives_same_solution_as_copies():
     b = robust_svm(X, y, gamma=1.2, C=1.0, factors=copies)
     np.testing.assert_allclose(a.w, b.w, atol=2e-4)  # interior-point accuracy
     assert a.objective == pytest.approx(b.objective, rel=1e-6)
+
+
+def test_missing_multipliers_give_nan_duals_not_an_error(monkeypatch):
+    """A solver status without multipliers (cons[0].dual_value is None) must leave NaN duals, one per pattern,
+    and the primal solution unchanged (it used to raise NameError on an undefined name)."""
+    from robustpapers.shivaswamy2006 import classification
+
+    rng = np.random.default_rng(3)
+    X = np.r_[rng.normal(1.0, 1.0, (8, 2)), rng.normal(-1.0, 1.0, (8, 2))]
+    y = np.r_[np.ones(8), -np.ones(8)]
+    S = [0.2 * np.eye(2) if i % 3 == 0 else None for i in range(16)]
+    ref = robust_svm(X, y, S, gamma=1.0, C=1.0)
+    solve = classification._solve
+
+    def solve_without_duals(prob, *args):
+        out = solve(prob, *args)
+        for c in prob.constraints:
+            for v in c.dual_variables:
+                v.value = None
+        return out
+
+    monkeypatch.setattr(classification, "_solve", solve_without_duals)
+    for res in (robust_svm(X, y, S, gamma=1.0, C=1.0), robust_svm_w(X, y, S, gamma=1.0, W=np.linalg.norm(ref.w))):
+        assert res.dual.shape == (16,) and np.all(np.isnan(res.dual))
+    res = robust_svm(X, y, S, gamma=1.0, C=1.0)
+    assert np.allclose(res.w, ref.w, atol=1e-6) and abs(res.b - ref.b) < 1e-6

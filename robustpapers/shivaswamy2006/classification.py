@@ -123,7 +123,9 @@ def _build(X, y, factors, g):
 
 
 def _result(w, b, xi, cons, objective, ok, status, nit, solve_time, **extra):
-    lam = np.asarray(cons[0].dual_value, dtype=float) if cons[0].dual_value is not None else np.full(len(y), np.nan)
+    # a solver that returns no multipliers (an inaccurate status) leaves NaN, one per pattern
+    lam = (np.asarray(cons[0].dual_value, dtype=float) if cons[0].dual_value is not None
+           else np.full(xi.shape[0], np.nan))
     wv = np.asarray(w.value, dtype=float)
     bv = float(b.value)
     return SolverResult(
