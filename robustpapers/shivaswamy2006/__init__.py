@@ -7,13 +7,13 @@ from .classification import gamma_chebyshev, gamma_gaussian, robust_svm, robust_
 from .errors import classification_errors, expected_error_mc, regression_errors
 from .missing import (check_missing_array, class_moments, conditional_moments, delete_entries, em_gaussian,
                       impute_by_fit)
-from .regression import robust_svr_ctm, robust_svr_sr
+from .regression import loss_value, robust_regression, robust_svr_ctm, robust_svr_sr
 
 __all__ = [
     "gamma_chebyshev", "gamma_gaussian", "robust_svm", "robust_svm_w", "worst_case_points",
     "classification_errors", "expected_error_mc", "regression_errors",
     "check_missing_array", "class_moments", "conditional_moments", "delete_entries", "em_gaussian",
-    "impute_by_fit", "robust_svr_ctm", "robust_svr_sr",
+    "impute_by_fit", "robust_svr_ctm", "robust_svr_sr", "robust_regression", "loss_value",
 ]
 from .estimators import (  # noqa: E402
     KernelRobustMissingSVC, KernelRobustMissingSVR, RobustMissingMulticlassSVC, RobustMissingSVC, RobustMissingSVR,
