@@ -60,3 +60,22 @@ def fmt_interval(rule_out, digits=3):
     if iv is None:
         return f"{v:.{digits}f}"
     return f"{v:.{digits}f} [{iv[0]:.{digits}f}, {iv[1]:.{digits}f}]"
+
+
+def load_scale(mod, root=None, scale="paper", seed=0):
+    """The cached record of each task of ``mod`` at ``scale`` (None where not cached), in task order, from the
+    scale's own folder ``mod.EXPERIMENTS[scale]`` (this chapter keeps its quick and paper-scale records apart)."""
+    from ..engine import load_cached
+
+    return [load_cached(mod.TASK, t, mod.PAPER, mod.EXPERIMENTS[scale], mod.VERSION, root)
+            for t in mod.tasks(scale, seed)]
+
+
+def for_page(mod, scale, seed=0, n_jobs=1, root=None):
+    """What :func:`robustpapers.reproduce.artefact.for_page` does, with the scale's own folder: the records
+    computed (or read from the cache) at ``scale``, in task order, as ``mod.records`` returns them."""
+    from ..engine import run_sweep
+
+    run_sweep(mod.TASK, mod.tasks(scale, seed), paperkey=mod.PAPER, experiment=mod.EXPERIMENTS[scale],
+              version=mod.VERSION, n_jobs=n_jobs, root=root, progress=False)
+    return mod.records(root, scale, seed)
