@@ -212,10 +212,15 @@ def test_guru_sgd_first_step_and_determinism():
     a = guru_sgd(X, y, 1.0, max_iter=3, tol=1e-12, random_state=42)
     b = guru_sgd(X, y, 1.0, max_iter=3, tol=1e-12, random_state=42)
     np.testing.assert_array_equal(a.w, b.w)
-    # the first update from w = 0 is eta0 * y_i x_i (the limit of (2.26) at w -> 0)
+    # the first update from w = 0 is eta0 * y_i x_i (the limit of (2.26) at w -> 0); guru_sgd refuses a
+    # training set of one class, so the step is taken on its own
+    from robustpapers.ginodi2010.guru import _sgd_step
     first = np.random.RandomState(0).randint(len(y), size=len(y))[0]
-    one = guru_sgd(X[[first]], y[[first]], 1.0, eta0=0.3, max_iter=1, tol=1e-12, random_state=0)
-    np.testing.assert_allclose(one.w, 0.3 * y[first] * X[first])
+    w = np.zeros(X.shape[1])
+    _sgd_step(w, 0.0, X[first], y[first], 1.0, 0.3, False)
+    np.testing.assert_allclose(w, 0.3 * y[first] * X[first])
+    with pytest.raises(ValueError, match="both classes"):
+        guru_sgd(X[[first]], y[[first]], 1.0, eta0=0.3, max_iter=1, tol=1e-12, random_state=0)
 
 
 def test_convergence_warnings_name_the_knob():

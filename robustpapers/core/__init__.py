@@ -4,7 +4,7 @@ chance constraint on uncertain kernel entries (gamma, kappa, beta), and the gene
 saddle-point solver with the projections it uses (simplex, positive part of an lp ball, SVM set cut by a ball)."""
 from .kernels import (
     PSD_TOL, check_psd, is_psd, linear_kernel, make_kernel, min_eigenvalue,
-    polynomial_kernel, psd_clip, psd_flip, psd_shift, rbf_kernel,
+    polynomial_kernel, psd_clip, psd_flip, psd_shift, psd_tolerance, rbf_kernel,
 )
 from .parallel import parallel_map
 from .metrics import majority_error, nominal_error, prediction_errors, robust_error, sign_labels
@@ -25,7 +25,7 @@ from .validation import (
 
 __all__ = [
     "PSD_TOL", "check_psd", "is_psd", "linear_kernel", "make_kernel", "min_eigenvalue",
-    "polynomial_kernel", "psd_clip", "psd_flip", "psd_shift", "rbf_kernel",
+    "polynomial_kernel", "psd_clip", "psd_flip", "psd_shift", "psd_tolerance", "rbf_kernel",
     "majority_error", "nominal_error", "prediction_errors", "robust_error", "sign_labels",
     "SaddlePointProblem", "fss_saddle", "fss_stage_constants",
     "project_positive_lp_ball", "project_restricted_lp_ball", "project_simplex", "project_svm_set", "project_svm_set_ball",

@@ -8,12 +8,38 @@ from .validation import check_finite_array, check_kernel
 
 __all__ = [
     "linear_kernel", "rbf_kernel", "polynomial_kernel", "make_kernel",
-    "PSD_TOL", "min_eigenvalue", "is_psd", "check_psd",
+    "PSD_TOL", "psd_tolerance", "min_eigenvalue", "is_psd", "check_psd",
     "psd_clip", "psd_flip", "psd_shift",
 ]
 
-#: Relative tolerance of the PSD check: lambda_min >= -PSD_TOL * max(1, |lambda_max|).
+#: Relative tolerance of the PSD check: lambda_min >= -PSD_TOL * max(1, |lambda_max|) (float64 input;
+#: see :func:`psd_tolerance` for lower precisions).
 PSD_TOL = 1e-8
+
+#: A matrix stored in a floating dtype of machine epsilon eps is checked with a relative tolerance of at
+#: least PSD_EPS_FACTOR * eps (float32: 1.2e-5): a Gram matrix rounded to float32 has negative
+#: eigenvalues of relative size ~eps (a linear kernel on Sonar: -1.9e-8, already below -PSD_TOL).
+PSD_EPS_FACTOR = 100.0
+
+
+def psd_tolerance(dtype=np.float64, tol=PSD_TOL):
+    r"""Relative tolerance of the PSD check for a matrix stored in ``dtype``: :math:`\max(\mathrm{tol}, 100\,\epsilon)`.
+
+    :math:`\epsilon` is the machine epsilon of a floating ``dtype`` (float64: the tolerance stays
+    ``tol``; float32: 1.2e-5); integer and other dtypes are exact, the tolerance is ``tol``.
+
+    >>> import numpy as np
+    >>> psd_tolerance(np.float64), psd_tolerance(np.float32) > 1e-5
+    (1e-08, True)
+    """
+    dtype = np.dtype(dtype)
+    if np.issubdtype(dtype, np.floating):
+        return max(float(tol), PSD_EPS_FACTOR * float(np.finfo(dtype).eps))
+    return float(tol)
+
+
+def _dtype_of(K):
+    return K.dtype if isinstance(K, np.ndarray) else np.asarray(K).dtype
 
 
 def linear_kernel(X, Y=None):
@@ -55,20 +81,34 @@ def min_eigenvalue(K):
 
 
 def is_psd(K, tol=PSD_TOL):
-    """True if ``K`` is symmetric with :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)`."""
-    K = check_kernel(K, symmetric=True)
+    """True if ``K`` is symmetric with :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)`.
+
+    ``tol`` is widened to :func:`psd_tolerance` of ``K``'s dtype (float32: 1.2e-5).
+    """
+    tol = psd_tolerance(_dtype_of(K), tol)
+    K = check_kernel(K, symmetric=True, sym_tol=psd_tolerance(_dtype_of(K), 1e-8))
     ev = np.linalg.eigvalsh((K + K.T) / 2)
     return bool(ev[0] >= -tol * max(1.0, abs(ev[-1])))
 
 
 def check_psd(K, name="K", tol=PSD_TOL):
-    """Validate that ``K`` is a finite symmetric PSD matrix (relative tolerance ``tol``); return it."""
-    K = check_kernel(K, name=name, symmetric=True)
-    ev = np.linalg.eigvalsh((K + K.T) / 2)
+    """Validate that ``K`` is a finite symmetric PSD matrix; return it as a float64 array.
+
+    The test is :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)` with ``tol``
+    widened to :func:`psd_tolerance` of ``K``'s dtype (a float32 kernel: 1.2e-5). The error names
+    :func:`psd_clip` (a kernel that is PSD up to rounding) and :func:`psd_flip` / :func:`psd_shift`
+    (an indefinite similarity).
+    """
+    dtype = _dtype_of(K)
+    tol = psd_tolerance(dtype, tol)
+    K = check_kernel(K, name=name, symmetric=True, sym_tol=psd_tolerance(dtype, 1e-8))
+    ev = np.linalg.eigvalsh((K + K.T) / 2) if K.size else np.zeros(1)
     if ev[0] < -tol * max(1.0, abs(ev[-1])):
         raise ValueError(
             f"{name} is not positive semidefinite: smallest eigenvalue {ev[0]:.3g} "
-            f"< -{tol:g} * max(1, |largest| = {abs(ev[-1]):.3g})"
+            f"< -{tol:g} * max(1, |largest| = {abs(ev[-1]):.3g}); if it is PSD up to rounding, pass "
+            f"robustpapers.core.psd_clip({name}) (nearest PSD matrix), or make an indefinite kernel PSD "
+            f"with psd_flip / psd_shift"
         )
     return K
 

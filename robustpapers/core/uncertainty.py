@@ -178,11 +178,14 @@ def gamma_certificate(mu, gamma=None, z=None):
 
 
 def check_eps(eps):
-    """Validate the chance-constraint level: 0 < eps < 0.5 (bhadra2010 eq. 3)."""
-    try:
-        eps = float(eps)
-    except (TypeError, ValueError):
-        raise ValueError(f"eps must be a real number in (0, 0.5), got {eps!r}") from None
+    """Validate the chance-constraint level: a real number with 0 < eps < 0.5 (bhadra2010 eq. 3).
+
+    Strings ("0.1") and booleans are refused rather than converted.
+    """
+    arr = np.asarray(eps) if not isinstance(eps, (str, bytes)) else None
+    if arr is None or arr.ndim != 0 or arr.dtype.kind not in "iuf":
+        raise ValueError(f"eps must be a real number in (0, 0.5), got {eps!r}")
+    eps = float(arr)
     if not (0.0 < eps < 0.5):
         raise ValueError(f"eps must lie in (0, 0.5), got {eps!r}")
     return eps

@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..core import SolverResult, Trace, check_finite_array, check_positive, warn_not_converged
+from ..core import SolverResult, Trace, check_binary_labels, check_finite_array, check_positive, warn_not_converged
 from .loss import _check_pm1, _check_sigma, _loss_from_margins, guru_gradient, smooth_hinge
 
 __all__ = ["guru_sgd", "guru_lbfgs", "GURUClassifier"]
@@ -119,7 +119,7 @@ def guru_sgd(X, y, sigma, *, eta0=1.0, fit_intercept=False, average=False, tol=1
     Parameters
     ----------
     X : array of shape (M, d)
-    y : array of shape (M,), values in {-1, +1}
+    y : array of shape (M,), values in {-1, +1}, both present (ValueError otherwise)
     sigma : float > 0
         Noise standard deviation (:math:`\sigma^2` bounds the trace of the adversary's covariance).
     eta0 : float > 0
@@ -157,6 +157,7 @@ def guru_sgd(X, y, sigma, *, eta0=1.0, fit_intercept=False, average=False, tol=1
     True
     """
     X, y = _check_Xy(X, y)
+    check_binary_labels(y)  # training on one class: nothing to separate (ValueError)
     sigma = _check_sigma(sigma)
     eta0 = check_positive(eta0, "eta0")
     max_iter = _check_iter(max_iter, tol)
@@ -253,6 +254,7 @@ def guru_lbfgs(X, y, sigma, *, fit_intercept=False, tol=1e-8, max_iter=1000, w0=
     True
     """
     X, y = _check_Xy(X, y)
+    check_binary_labels(y)  # training on one class: nothing to separate (ValueError)
     sigma = _check_sigma(sigma)
     max_iter = _check_iter(max_iter, tol)
     M, d = X.shape

@@ -9,9 +9,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..core import SolverResult, Trace, check_kernel, check_positive, make_kernel, warn_not_converged
+from ..core import (
+    SolverResult, Trace, check_binary_labels, check_positive, check_psd, make_kernel, warn_not_converged,
+)
 from .guru import _binary_classes, _check_iter
-from .loss import _check_pm1, _check_sigma, _loss_from_margins
+from .loss import _check_sigma, _loss_from_margins
 
 __all__ = ["ken_guru", "kernel_guru_objective", "kernel_guru_lbfgs", "KernelGURUClassifier"]
 
@@ -30,6 +32,20 @@ def kernel_guru_objective(alpha, K, y, sigma):
     scores = K @ ya
     nw = math.sqrt(max(float(ya @ scores), 0.0))
     return float(np.sum(_loss_from_margins(1.0 - y * scores, sigma * nw)))
+
+
+def _check_training_kernel(K, y):
+    """Labels of both classes and a PSD Gram matrix of matching size, or a ValueError naming the problem.
+
+    (2.22) in the kernel form needs :math:`\\|w\\|^2 = (\\alpha\\circ y)^\\top K(\\alpha\\circ y) \\ge 0`: on an
+    indefinite ``K`` the norm update (4.13) and the objective lose their meaning (L-BFGS would report a
+    spurious optimum of objective 0). One class, or no rows, has nothing to separate.
+    """
+    y = check_binary_labels(y)
+    K = check_psd(K, "K")
+    if K.shape[0] != y.size:
+        raise ValueError(f"K has {K.shape[0]} rows but y has {y.size} labels")
+    return K, y
 
 
 def ken_guru(K, y, sigma, *, eta0=1.0, norm_update="o1", tol=1e-4, max_iter=100, random_state=None,
@@ -61,8 +77,9 @@ def ken_guru(K, y, sigma, *, eta0=1.0, norm_update="o1", tol=1e-4, max_iter=100,
     Parameters
     ----------
     K : array of shape (M, M)
-        Gram matrix of a Mercer kernel.
-    y : array of shape (M,), values in {-1, +1}
+        Gram matrix of a Mercer kernel: positive semidefinite up to
+        :func:`robustpapers.core.psd_tolerance` (ValueError otherwise).
+    y : array of shape (M,), values in {-1, +1}, both present (ValueError otherwise)
     sigma, eta0, tol, max_iter, random_state : as in :func:`guru_sgd` (same draws for the same seed).
     norm_update : {"o1", "naive"}
     check_norm : bool
@@ -84,10 +101,7 @@ def ken_guru(K, y, sigma, *, eta0=1.0, norm_update="o1", tol=1e-4, max_iter=100,
     >>> bool(res.objective < 4.0)
     True
     """
-    K = check_kernel(K, "K", symmetric=True)
-    y = _check_pm1(y)
-    if K.shape[0] != y.size:
-        raise ValueError(f"K has {K.shape[0]} rows but y has {y.size} labels")
+    K, y = _check_training_kernel(K, y)
     sigma = _check_sigma(sigma)
     eta0 = check_positive(eta0, "eta0")
     max_iter = _check_iter(max_iter, tol)
@@ -256,7 +270,8 @@ def kernel_guru_lbfgs(K, y, sigma, *, tol=1e-8, max_iter=3000, callback=None, ve
 
     The gradient in :math:`\beta` is :math:`K` times the feature-space gradient, so a small
     :math:`\ell_\infty` gradient certifies the optimum only up to the conditioning of :math:`K`;
-    compare objectives rather than coefficients.
+    compare objectives rather than coefficients. ``K`` and ``y`` are checked as in :func:`ken_guru`
+    (PSD, both classes).
 
     Returns
     -------
@@ -264,10 +279,7 @@ def kernel_guru_lbfgs(K, y, sigma, *, tol=1e-8, max_iter=3000, callback=None, ve
     """
     from scipy.optimize import minimize
 
-    K = check_kernel(K, "K", symmetric=True)
-    y = _check_pm1(y)
-    if K.shape[0] != y.size:
-        raise ValueError(f"K has {K.shape[0]} rows but y has {y.size} labels")
+    K, y = _check_training_kernel(K, y)
     sigma = _check_sigma(sigma)
     max_iter = _check_iter(max_iter, tol)
     M = y.size

@@ -20,6 +20,27 @@ __all__ = ["multi_robust_loss", "multi_guru_objective", "m_guru", "m_guru_lbfgs"
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
 
+def _check_class_indices(X, y, n_classes):
+    """``X`` (M >= 1 rows), integer labels 0..C-1 and ``C`` (default ``y.max() + 1``), or a ValueError.
+
+    Checked before ``y.max()`` is taken: no rows, or labels that are not class indices (strings such
+    as ``"cat"``), fail here with a message instead of inside numpy.
+    """
+    X = check_finite_array(X, "X", ndim=2)
+    y = np.asarray(y)
+    if X.shape[0] == 0 or y.size == 0:
+        raise ValueError(f"X and y must have at least one row, got X of shape {X.shape} and {y.size} labels")
+    if y.dtype.kind not in "biuf":
+        raise ValueError(f"y must hold integer class indices 0..C-1, got {y.dtype} labels such as {y.ravel()[0].item()!r} "
+                         "(encode them first, e.g. with sklearn.preprocessing.LabelEncoder)")
+    if n_classes is not None and (isinstance(n_classes, bool) or int(n_classes) != n_classes):
+        raise ValueError(f"n_classes must be an integer, got {n_classes!r}")
+    if not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or inf")
+    C = int(n_classes) if n_classes is not None else int(np.max(y)) + 1
+    return X, y, C
+
+
 def _check_multi(W, X, y, b=None):
     W = check_finite_array(W, "W", ndim=2)
     X = check_finite_array(X, "X", ndim=2)
@@ -206,9 +227,7 @@ def m_guru(X, y, sigma, *, n_classes=None, variant="full", eta0=1.0, fit_interce
     >>> (X @ res.W.T).argmax(axis=1).tolist()
     [0, 1, 2]
     """
-    X = check_finite_array(X, "X", ndim=2)
-    y = np.asarray(y)
-    C = int(n_classes) if n_classes is not None else int(np.max(y)) + 1
+    X, y, C = _check_class_indices(X, y, n_classes)
     W = np.zeros((C, X.shape[1]))
     W, X, y, b = _check_multi(W, X, y)
     if C < 2:
@@ -285,9 +304,7 @@ def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, 
     -------
     SolverResult with ``W``, ``b``, ``objective`` (the sum), ``grad_norm``.
     """
-    X = check_finite_array(X, "X", ndim=2)
-    y = np.asarray(y)
-    C = int(n_classes) if n_classes is not None else int(np.max(y)) + 1
+    X, y, C = _check_class_indices(X, y, n_classes)
     _, X, y, b_zero = _check_multi(np.zeros((C, X.shape[1])), X, y)
     sigma = _check_sigma(sigma)
     max_iter = _check_iter(max_iter, tol)

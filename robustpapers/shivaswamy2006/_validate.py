@@ -108,4 +108,6 @@ def _check_Xy(X, y, binary=True):
         y = check_finite_array(y, name="y", ndim=1)
     if X.shape[0] != y.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} entries")
+    if X.shape[0] == 0:  # the programs would be solved trivially (objective 0) and reported optimal
+        raise ValueError("X has no rows")
     return X, y
