@@ -358,7 +358,8 @@ def execute_notebook(stem, parameters=None, *, root=None, out_dir=None, results_
         km = _kernel_manager(sockets)
         pm_log.addFilter(progress)
         pm_level = pm_log.level
-        pm_log.setLevel(logging.INFO)  # its per-cell records are INFO; the filter drops what is not asked for
+        if not pm_log.isEnabledFor(logging.INFO):
+            pm_log.setLevel(logging.INFO)  # its per-cell records are INFO; the filter drops what is not asked for
         try:
             pm.execute_notebook(
                 str(tmp_in), str(tmp_out), parameters=params, kernel_name="python3",
