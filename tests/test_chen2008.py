@@ -312,12 +312,12 @@ def test_classifier_passes_max_kernels_and_slack_tol_to_the_solver(opts):
     _, y, K0 = _problem(n=24, seed=0)
     kw = dict(C=1.0, rho=2.0, tol=1e-6, max_iter=800)
     res = indefinite_svm(K0, y, prune=True, **kw, **opts)
-    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", **kw, **opts).fit(K0, y)
+    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", solver="algorithm1", **kw, **opts).fit(K0, y)
     assert np.array_equal(clf.alpha_, res.alpha) and clf.intercept_ == pytest.approx(float(res.b), abs=1e-12)
     f_ref = ((K0 + K0.T) / 2) @ (res.alpha * y) + res.b
     assert np.allclose(clf.decision_function(K0), f_ref, rtol=0, atol=1e-10)
     assert np.array_equal(clf.result_.n_kernels, res.n_kernels)
-    default = IndefiniteSVC(method="siqclp", kernel="precomputed", **kw).fit(K0, y)
+    default = IndefiniteSVC(method="siqclp", kernel="precomputed", solver="algorithm1", **kw).fit(K0, y)
     # the options change the run (so they were really passed), not the optimum of (6)
     assert not np.array_equal(default.result_.n_kernels, clf.result_.n_kernels)
     assert clf.result_.success and abs(clf.result_.objective - default.result_.objective) <= 2e-6
@@ -350,7 +350,7 @@ def test_classifier_passes_master_start_to_the_solver():
     for start in ("warm", "cold"):
         res = indefinite_svm(K0, y, C=1.0, rho=1.0, tol=1e-6, max_iter=800, master_start=start)
         clf = IndefiniteSVC(method="siqclp", kernel="precomputed", C=1.0, rho=1.0, tol=1e-6, max_iter=800,
-                            master_start=start).fit(K0, y)
+                            master_start=start, solver="algorithm1").fit(K0, y)
         assert np.array_equal(clf.alpha_, res.alpha) and np.array_equal(clf.result_.upper, res.upper)
         assert res.success
         paths[start] = res
@@ -364,7 +364,7 @@ def test_classifier_passes_active_tol_to_the_solver():
     _, y, K0 = _problem(n=24, seed=0)
     kw = dict(C=1.0, rho=2.0, tol=1e-6, max_iter=800)
     res = indefinite_svm(K0, y, prune=True, active_tol=0.2, **kw)
-    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", active_tol=0.2, **kw).fit(K0, y)
+    clf = IndefiniteSVC(method="siqclp", kernel="precomputed", active_tol=0.2, solver="algorithm1", **kw).fit(K0, y)
     assert np.array_equal(clf.result_.n_kernels, res.n_kernels) and np.array_equal(clf.alpha_, res.alpha)
     default = indefinite_svm(K0, y, prune=True, **kw)
     assert res.n_kernels[1:].sum() < default.n_kernels[1:].sum()

@@ -103,7 +103,7 @@ def test_classifier_with_the_apg_solver_certifies_and_predicts_like_algorithm1()
 
     K0, y = _problem(30, 7)
     a = IndefiniteSVC("siqclp", "precomputed", rho=1.0, tol=1e-7, solver="apg").fit(K0, y)
-    b = IndefiniteSVC("siqclp", "precomputed", rho=1.0, tol=1e-7, max_iter=3000).fit(K0, y)
+    b = IndefiniteSVC("siqclp", "precomputed", rho=1.0, tol=1e-7, max_iter=3000, solver="algorithm1").fit(K0, y)
     assert a.result_.success and a.result_.gap <= 1e-7
     assert abs(a.result_.objective - b.result_.objective) <= 2e-7
     assert (a.predict(K0) == b.predict(K0)).mean() >= 0.9

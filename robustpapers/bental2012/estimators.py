@@ -1,20 +1,25 @@
 """A scikit-learn classifier over precomputed kernel stacks: the robust SVM of bental2012 (USSVM)."""
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from ..core import check_positive
+from ..core import Interval, KernelStack, ParamsMixin, StrOptions
 from .prediction import evaluate_prediction_rules, nominal_decision, sampled_decisions
 from .socp import ussvm_socp
 from .ussvm import FSSOptions, ussvm_fss
 
 __all__ = ["USSVMClassifier"]
 
+#: The values of ``USSVMClassifier(solver=...)``.
+SOLVERS = ("fss", "socp")
 
-class USSVMClassifier(ClassifierMixin, BaseEstimator):
+
+class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
     r"""Robust SVM under the affine kernel uncertainty :math:`\mathcal E(\kappa)` (bental2012 eq. (12)).
 
     .. math::
@@ -24,8 +29,15 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
 
     ``fit`` takes a precomputed stack ``X`` of shape (L+1, n, n): ``X[0]`` = :math:`\bar K`,
     ``X[1:]`` = :math:`K_1..K_L` on the training points (a 2-D (n, n) kernel is the stack with
-    L = 0, i.e. the plain SVM). ``predict``/``decision_function`` take the test stack
-    (L+1, m, n) (or its (m, n) nominal kernel) and apply the nominal rule (25).
+    L = 0, i.e. the plain SVM), or the same stack as a :class:`~robustpapers.core.KernelStack`.
+    ``predict``/``decision_function`` take the test stack (L+1, m, n) (or its (m, n) nominal kernel,
+    or a ``KernelStack``) and apply the nominal rule (25).
+
+    **Model selection.** scikit-learn counts samples along the first axis, so the (L+1, n, n) array
+    cannot be split by ``cross_val_score`` or ``GridSearchCV``; wrap it as ``KernelStack(stack)``,
+    whose ``shape`` is (n, n) and whose ``[rows, cols]`` slices every kernel at once. With the
+    ``pairwise`` tag of this estimator, each fold then fits on ``K_l[train][:, train]`` and scores on
+    ``K_l[test][:, train]`` for every l (the robust problem (12) on the training points).
 
     Parameters
     ----------
@@ -52,7 +64,29 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
     >>> clf = USSVMClassifier(C=1.0, kappa=0.1, solver="socp").fit(np.stack([K, K, 2 * K]), y)
     >>> clf.predict(np.stack([K, K, 2 * K])).tolist()
     [0, 0, 1, 1]
+
+    Grid search over C and kappa on the uncertain kernels:
+
+    >>> from sklearn.model_selection import GridSearchCV
+    >>> from robustpapers.core import KernelStack
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.normal(size=(24, 2)); yz = (Z[:, 0] + Z[:, 1] > 0).astype(int)
+    >>> stack = KernelStack([Z @ Z.T, 0.1 * np.eye(24)])
+    >>> search = GridSearchCV(USSVMClassifier(solver="socp"), {"C": [0.1, 1.0], "kappa": [0.1, 1.0]}, cv=3)
+    >>> sorted(search.fit(stack, yz).best_params_)
+    ['C', 'kappa']
     """
+
+    _parameter_constraints = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "kappa": [Interval(Real, 0, None, closed="left")],
+        "p": [Interval(Real, 1, None, closed="left", allow_inf=True)],
+        "solver": [StrOptions(SOLVERS)],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "bias": [StrOptions(("paper", "free"))],
+        "solver_options": [None, dict, FSSOptions],
+    }
 
     def __init__(self, C=1.0, kappa=1.0, p=2, solver="fss", tol=1e-4, max_iter=20_000, bias="paper",
                  solver_options=None):
@@ -72,6 +106,8 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     def _stack(self, X, reset, y=None):
+        if isinstance(X, KernelStack):
+            X = X.kernels
         X = check_array(X, allow_nd=True, dtype=np.float64)
         if X.ndim == 2:
             if y is not None:
@@ -93,10 +129,8 @@ class USSVMClassifier(ClassifierMixin, BaseEstimator):
         return X, y
 
     def fit(self, X, y):
-        """Fit on the training stack ``X`` (L+1, n, n) and labels ``y`` (two classes)."""
-        if self.solver not in ("fss", "socp"):
-            raise ValueError(f"solver must be 'fss' or 'socp', got {self.solver!r}")
-        check_positive(self.C, "C")
+        """Fit on the training stack ``X`` (L+1, n, n) or ``KernelStack`` and labels ``y`` (two classes)."""
+        self._validate_params()
         X, y = self._stack(X, reset=True, y=y)
         kind = type_of_target(y, input_name="y", raise_unknown=True)
         if kind != "binary":

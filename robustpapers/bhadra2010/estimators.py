@@ -1,19 +1,23 @@
 """scikit-learn classifier for RSVM over a precomputed mean kernel plus its uncertainty description."""
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..core import check_finite_array, prediction_errors
+from ..core import (
+    Interval, KernelStack, ParamsMixin, StrOptions, check_finite_array, check_psd, prediction_errors,
+)
 from .solvers import rsvm, rsvm_decision_function
-from ..core.uncertainty import beta_from_sigma, beta_from_support, check_eps, kappa_from_eps
+from ..core.uncertainty import beta_from_sigma, beta_from_support, kappa_from_eps
 
 __all__ = ["RSVMClassifier"]
 
 
-class RSVMClassifier(ClassifierMixin, BaseEstimator):
+class RSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
     r"""Robust SVM for uncertain kernel entries (bhadra2010 eq. 15; RSVM and RSVM\ :sup:`(g)`).
 
     Solves, with :func:`robustpapers.bhadra2010.rsvm`,
@@ -29,6 +33,16 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
     :math:`\beta=(l\gamma)^2`, :math:`\kappa=\sqrt{2\log(1/\epsilon)}`). Without them beta = 0 and the
     classifier is the nominal SVM on :math:`\bar K` (with the robust bias rule of bhadra2010 §3).
     ``predict``/``decision_function`` take the test-versus-training kernel (m x n).
+
+    ``sigma``, ``a`` and ``b`` are scalars or (n, n) arrays, one entry per kernel entry. The mean kernel must be
+    PSD for ``method="qp"`` and ``"socp"`` (the problem is then concave and the solver's optimum global);
+    ``"qn"`` accepts any symmetric mean kernel (a multi-start local method on a non-concave problem).
+
+    **Model selection.** A per-entry ``sigma`` (or ``a``, ``b``) passed to ``fit`` is a fit parameter that
+    scikit-learn would cut by rows only; to cross-validate or grid-search, put it in a
+    :class:`~robustpapers.core.KernelStack` with the mean kernel, ``KernelStack(K_bar, sigma=S)`` (or
+    ``KernelStack(K_bar, a=A, b=B)``), and pass that as ``X``: every fold then fits on the blocks
+    ``K_bar[train][:, train]`` and ``S[train][:, train]``, and scores on ``K_bar[test][:, train]``.
 
     Parameters
     ----------
@@ -58,7 +72,30 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
     >>> clf = RSVMClassifier(C=10.0, noise="gaussian", method="qp").fit(K, y, sigma=0.1 * np.ones((4, 4)))
     >>> clf.predict(K).tolist()
     [0, 0, 1, 1]
+
+    Cross-validation with a per-entry sigma travelling with the kernel:
+
+    >>> from sklearn.model_selection import cross_val_score
+    >>> from robustpapers.core import KernelStack
+    >>> rng = np.random.default_rng(0)
+    >>> Z = rng.normal(size=(30, 2)); yz = (Z[:, 0] > 0).astype(int)
+    >>> s = rng.uniform(0.0, 0.2, 30); S = np.outer(s, s)   # sigma_ij = s_i s_j: beta = sigma**2 is PSD
+    >>> scores = cross_val_score(RSVMClassifier(noise="gaussian"), KernelStack(Z @ Z.T, sigma=S), yz, cv=3)
+    >>> scores.shape
+    (3,)
     """
+
+    _parameter_constraints = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "eps": [Interval(Real, 0, 0.5, closed="neither")],
+        "noise": [StrOptions(("finite_support", "gaussian"))],
+        "method": [StrOptions(("qp", "socp", "qn"))],
+        "beta_approx": [None, StrOptions(("principal", "psd"))],
+        "n_starts": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, C=1.0, eps=0.1, noise="finite_support", method="socp", beta_approx=None,
                  n_starts=20, max_iter=20000, tol=1e-7, random_state=None):
@@ -78,28 +115,52 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
+    @staticmethod
+    def _entry(value, name, n):
+        """A scalar or an (n, n) array, else a ValueError naming the shapes (not numpy's broadcast error)."""
+        v = check_finite_array(value, name)
+        if v.ndim != 0 and v.shape != (n, n):
+            raise ValueError(f"{name} must be a scalar or of shape ({n}, {n}) (one entry per entry of the "
+                             f"training kernel), got shape {v.shape}; to cross-validate with a per-entry {name}, "
+                             f"pass KernelStack(K_bar, {name}=...) as X")
+        return np.broadcast_to(v, (n, n))
+
     def _beta(self, n, sigma, a, b):
         if self.noise == "gaussian":
             if a is not None or b is not None:
                 raise ValueError("noise='gaussian' takes sigma, not a and b")
             if sigma is None:
                 return np.zeros((n, n))
-            return beta_from_sigma(np.broadcast_to(check_finite_array(sigma, "sigma"), (n, n)))
-        if self.noise == "finite_support":
-            if sigma is not None:
-                raise ValueError("noise='finite_support' takes a and b, not sigma")
-            if a is None and b is None:
-                return np.zeros((n, n))
-            if a is None or b is None:
-                raise ValueError("finite-support noise needs both a and b")
-            a = np.broadcast_to(check_finite_array(a, "a"), (n, n))
-            b = np.broadcast_to(check_finite_array(b, "b"), (n, n))
-            return beta_from_support(a, b)
-        raise ValueError(f"noise must be 'finite_support' or 'gaussian', got {self.noise!r}")
+            return beta_from_sigma(self._entry(sigma, "sigma", n))
+        if sigma is not None:
+            raise ValueError("noise='finite_support' takes a and b, not sigma")
+        if a is None and b is None:
+            return np.zeros((n, n))
+        if a is None or b is None:
+            raise ValueError("finite-support noise needs both a and b")
+        return beta_from_support(self._entry(a, "a", n), self._entry(b, "b", n))
+
+    @staticmethod
+    def _unstack(X, given):
+        """The mean kernel of a KernelStack and its entries (sigma, a, b), refusing a second description."""
+        if not isinstance(X, KernelStack):
+            return X, given
+        if X.n_kernels:
+            raise ValueError(f"RSVMClassifier takes one mean kernel; the KernelStack holds {X.n_kernels + 1}")
+        unknown = sorted(set(X.entries) - {"sigma", "a", "b"})
+        if unknown:
+            raise ValueError(f"the KernelStack's entries must be among 'sigma', 'a', 'b', got {unknown}")
+        both = sorted(k for k in X.entries if given[k] is not None)
+        if both:
+            raise ValueError(f"{both} given both in the KernelStack and to fit; pass them once")
+        return X.nominal, {k: X.entries.get(k, v) for k, v in given.items()}
 
     def fit(self, X, y, sigma=None, a=None, b=None):
-        """Fit on the mean kernel ``X`` (n x n) with labels ``y`` and the uncertainty description."""
-        X, y = validate_data(self, X, y, dtype=float)
+        """Fit on the mean kernel ``X`` (n x n, or a ``KernelStack`` carrying sigma / a, b) with labels ``y``."""
+        self._validate_params()
+        X, desc = self._unstack(X, dict(sigma=sigma, a=a, b=b))
+        sigma, a, b = desc["sigma"], desc["a"], desc["b"]
+        X, y = validate_data(self, X, y, dtype=(np.float64, np.float32))
         check_classification_targets(y)
         if type_of_target(y) != "binary":
             raise ValueError(f"Only binary classification is supported; got target type {type_of_target(y)}")
@@ -109,7 +170,10 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
         if classes.size < 2:
             raise ValueError("RSVMClassifier needs samples of 2 classes; got 1 class")
         ys = np.where(yi == 1, 1.0, -1.0)
-        kappa = kappa_from_eps(check_eps(self.eps), self.noise)
+        if self.method in ("qp", "socp"):  # concave only on a PSD mean kernel (bhadra2010 Theorems 4-6)
+            check_psd(X, "the mean kernel X")
+        X = X.astype(np.float64)
+        kappa = kappa_from_eps(self.eps, self.noise)
         beta = self._beta(X.shape[0], sigma, a, b)
         self.classes_ = classes  # only once every input has been validated
         self.result_ = rsvm(X, ys, self.C, beta, kappa, method=self.method, beta_approx=self.beta_approx,
@@ -125,6 +189,8 @@ class RSVMClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Decision values for the test-versus-training kernel ``X`` (m x n_train)."""
         check_is_fitted(self)
+        if isinstance(X, KernelStack):
+            X = X.nominal  # the rule uses the mean test kernel
         X = validate_data(self, X, dtype=float, reset=False)
         return rsvm_decision_function(X, self.y_signed_, self.alpha_, self.intercept_)
 

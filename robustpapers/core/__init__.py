@@ -9,6 +9,8 @@ from .kernels import (
 from .parallel import parallel_map
 from .metrics import majority_error, nominal_error, prediction_errors, robust_error, sign_labels
 from .fss import SaddlePointProblem, fss_saddle, fss_stage_constants
+from .kernel_stack import KernelStack
+from .params import InvalidParameterError, Interval, ParamsMixin, StrOptions, validate_parameter_rules
 from .projection import (
     project_positive_lp_ball, project_restricted_lp_ball, project_simplex, project_svm_set, project_svm_set_ball,
 )
@@ -27,7 +29,8 @@ __all__ = [
     "PSD_TOL", "check_psd", "is_psd", "linear_kernel", "make_kernel", "min_eigenvalue",
     "polynomial_kernel", "psd_clip", "psd_flip", "psd_shift", "psd_tolerance", "rbf_kernel",
     "majority_error", "nominal_error", "prediction_errors", "robust_error", "sign_labels",
-    "SaddlePointProblem", "fss_saddle", "fss_stage_constants",
+    "SaddlePointProblem", "fss_saddle", "fss_stage_constants", "KernelStack",
+    "InvalidParameterError", "Interval", "ParamsMixin", "StrOptions", "validate_parameter_rules",
     "project_positive_lp_ball", "project_restricted_lp_ball", "project_simplex", "project_svm_set", "project_svm_set_ball",
     "ConvergenceWarning", "SolverResult", "Trace", "warn_not_converged",
     "sample_positive_lp_ball", "SVMSolution", "decision_function", "support_vectors", "svm_bias", "svm_dual",

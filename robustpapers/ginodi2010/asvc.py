@@ -2,6 +2,7 @@ r"""ASVC: adversarial support vector classification by alternating optimisation 
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -10,6 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
+from ..core.params import Interval, ParamsMixin
 from .guru import _binary_classes, _check_iter, _check_Xy, _LinearBinaryMixin
 
 __all__ = ["asvc", "asvc_objective", "ASVC", "multiclass_asvc", "multiclass_asvc_objective",
@@ -89,7 +91,7 @@ def asvc(X, y, delta, C=1.0, *, tol=1e-6, max_iter=50, callback=None, verbose=0,
                         objective=asvc_objective(w, b, X, y, delta, C), trace=trace, w=w, b=b)
 
 
-class ASVC(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
+class ASVC(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstimator):
     r"""Adversarial SVC (ginodi2010 appendix A, Algorithm 5): SVM against a worst-case ball displacement.
 
     .. math::
@@ -113,6 +115,13 @@ class ASVC(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
     [1, 1, 0, 0]
     """
 
+    _parameter_constraints = {
+        "delta": [Interval(Real, 0, None, closed="left")],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, delta=0.1, C=1.0, *, tol=1e-6, max_iter=50):
         self.delta = delta
         self.C = C
@@ -126,6 +135,7 @@ class ASVC(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
         self.classes_ = _binary_classes(y, "ASVC")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)

@@ -2,6 +2,7 @@ r"""GURU (ginodi2010 Algorithm 1, SGD) and a full-batch L-BFGS solver of the sam
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import minimize
@@ -13,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..core import SolverResult, Trace, check_binary_labels, check_finite_array, check_positive, warn_not_converged
 from .loss import _check_pm1, _check_sigma, _loss_from_margins, guru_gradient, smooth_hinge
+from ..core.params import Interval, ParamsMixin, StrOptions
 
 __all__ = ["guru_sgd", "guru_lbfgs", "GURUClassifier"]
 
@@ -313,7 +315,7 @@ class _LinearBinaryMixin:
         return self.classes_[(scores > 0).astype(int)]
 
 
-class GURUClassifier(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
+class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstimator):
     r"""Gaussian robust linear classifier GURU (ginodi2010 chapter 2).
 
     Minimises the sum of robust expected hinge losses (2.22)
@@ -356,6 +358,17 @@ class GURUClassifier(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
     [1, 1, 0, 0]
     """
 
+    _parameter_constraints = {
+        "sigma": [Interval(Real, 0, None, closed="neither")],
+        "solver": [StrOptions(("sgd", "lbfgs"))],
+        "fit_intercept": ["boolean"],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
+        "average": ["boolean"],
+        "tol": [None, Interval(Real, 0, None, closed="neither")],
+        "max_iter": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, sigma=1.0, *, solver="sgd", fit_intercept=True, eta0=1.0, average=False, tol=None,
                  max_iter=None, random_state=None):
         self.sigma = sigma
@@ -374,8 +387,8 @@ class GURUClassifier(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
-        _check_sigma(self.sigma)
         self.classes_ = _binary_classes(y, "GURUClassifier (use MultiGURUClassifier for more classes)")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         if self.solver == "sgd":
@@ -384,10 +397,8 @@ class GURUClassifier(_LinearBinaryMixin, ClassifierMixin, BaseEstimator):
                            tol=1e-4 if self.tol is None else self.tol,
                            max_iter=100 if self.max_iter is None else self.max_iter,
                            random_state=self.random_state)
-        elif self.solver == "lbfgs":
+        else:
             res = guru_lbfgs(X, ys, self.sigma, fit_intercept=self.fit_intercept,
                              tol=1e-8 if self.tol is None else self.tol,
                              max_iter=1000 if self.max_iter is None else self.max_iter)
-        else:
-            raise ValueError(f"solver must be 'sgd' or 'lbfgs', got {self.solver!r}")
         return self._set_linear_solution(res)

@@ -2,6 +2,7 @@ r"""KEN-GURU: GURU in a reproducing kernel Hilbert space (ginodi2010 chapter 4, 
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import ndtr
@@ -12,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..core import (
     SolverResult, Trace, check_binary_labels, check_positive, check_psd, make_kernel, warn_not_converged,
 )
+from ..core.params import Interval, ParamsMixin, StrOptions
 from .guru import _binary_classes, _check_iter
 from .loss import _check_sigma, _loss_from_margins
 
@@ -165,7 +167,7 @@ def ken_guru(K, y, sigma, *, eta0=1.0, norm_update="o1", tol=1e-4, max_iter=100,
 _KERNEL_NAMES = ("linear", "poly", "rbf")
 
 
-class KernelGURUClassifier(ClassifierMixin, BaseEstimator):
+class KernelGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
     r"""KEN-GURU classifier (ginodi2010 Algorithm 2): GURU with a Mercer kernel.
 
     Solves (2.22) over :math:`w = \sum_m \alpha_m y_m\phi(x_m)`
@@ -198,6 +200,19 @@ class KernelGURUClassifier(ClassifierMixin, BaseEstimator):
     [1, 1, 0, 0, 0, 0]
     """
 
+    _parameter_constraints = {
+        "sigma": [Interval(Real, 0, None, closed="neither")],
+        "kernel": [StrOptions(_KERNEL_NAMES)],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "gamma": [None, Interval(Real, 0, None, closed="neither")],
+        "coef0": [Interval(Real, None, None)],
+        "fit_intercept": ["boolean"],
+        "eta0": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, sigma=1.0, *, kernel="rbf", degree=2, gamma=None, coef0=1.0, fit_intercept=False,
                  eta0=1.0, tol=1e-4, max_iter=100, random_state=None):
         self.sigma = sigma
@@ -229,10 +244,8 @@ class KernelGURUClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
-        _check_sigma(self.sigma)
-        if self.kernel not in _KERNEL_NAMES:
-            raise ValueError(f"unknown kernel {self.kernel!r}; choose one of {list(_KERNEL_NAMES)}")
         self.classes_ = _binary_classes(y, "KernelGURUClassifier")
         ys = np.where(y == self.classes_[1], 1.0, -1.0)
         K = self._kernel(X, X)

@@ -81,7 +81,7 @@ def choose_rho(K0, y, grid, C=1.0, seed=0, tol=1e-3, max_iter=100, master_start=
         acc = []
         for tr, te in cv.split(K0, y):
             clf = IndefiniteSVC("siqclp", "precomputed", C=C, rho=rho, tol=tol, max_iter=max_iter,
-                                master_start=master_start)
+                                master_start=master_start, solver="algorithm1")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 clf.fit(K0[np.ix_(tr, tr)], y[tr])
@@ -142,7 +142,8 @@ def table1_task(dataset, xi, seed, gamma_grid, rho_grid, tol, max_iter, C=1.0, m
                      master_start=master_start)
     out = dict(spectrum_stats(K0), gamma=gamma, rho=rho, n=int(y.size))
     for m in METHODS:
-        clf = IndefiniteSVC(m, "precomputed", C=C, rho=rho, tol=tol, max_iter=max_iter, master_start=master_start)
+        clf = IndefiniteSVC(m, "precomputed", C=C, rho=rho, tol=tol, max_iter=max_iter, master_start=master_start,
+                            solver="algorithm1")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             clf.fit(Ktr, ytr)
