@@ -493,3 +493,51 @@ def test_probe_radius_keeps_the_certificate_valid(seed):
     assert res.constants["R0"] < auto.constants["R0"]
     for r in (res, tiny):
         assert r.objective - 1e-8 <= socp.objective <= r.objective + r.gap + 1e-8
+
+
+# --- FSS as printed on Fig. 5's first problem; the generator's two readings -------------------------------------
+
+def test_printed_fss_stage_lengths_are_those_of_16e():
+    """convergence_task(variant="printed") runs R0 = 2C sqrt(n) and the stage lengths (16e): on D_U(1, 50, 5) with
+    C = 1 the first three are 333,902 / 471,710 / 747,325 steps and s* = 3 (eq. (20))."""
+    import warnings
+    from types import SimpleNamespace
+
+    from robustpapers.core.fss import fss_stage_constants
+    from robustpapers.reproduce.bental2012.experiments import s_star
+    from robustpapers.reproduce.engine import derive_seed
+
+    ds = make_uncertain_dataset("uniform", 50, 5, random_state=derive_seed(0, "conv", 50, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, 1.0, 1.0, tol=1e-8, max_iter=1, schedule="theory", R0="paper",
+                      y0="zeros", restrict_y=False)
+    c = r.constants
+    assert c["R0"] == pytest.approx(2 * 1.0 * np.sqrt(100))
+    prob = SimpleNamespace(**{k: c[k] for k in ("L_xy", "L_yy", "Omega_X", "Omega_Y", "theta")})
+    assert [fss_stage_constants(prob, c["R0"] / 2**s)["N"] for s in range(3)] == [333_902, 471_710, 747_325]
+    assert s_star(c) == 3
+
+
+def test_convergence_task_refuses_a_printed_run_with_other_rules():
+    from robustpapers.reproduce.bental2012.experiments import convergence_task
+
+    with pytest.raises(ValueError, match="printed"):
+        convergence_task(N=5, L=2, C=1.0, kappa=1.0, seed=0, tol=1e-3, max_iter=10, schedule="adaptive",
+                         variant="printed")
+    with pytest.raises(ValueError, match="variant"):
+        convergence_task(N=5, L=2, C=1.0, kappa=1.0, seed=0, tol=1e-3, max_iter=10, variant="paper")
+
+
+def test_mixture_readings_share_their_draws():
+    """diagonal='std' reads Sigma's diagonal U(0, 5) as standard deviations: same centres, labels and normal draws,
+    each deviation from its centre scaled by sqrt(s) instead of 1 (s the drawn entry)."""
+    from robustpapers.bental2012.data import make_mixture_data
+
+    Xv, yv = make_mixture_data(200, random_state=5, d=3)
+    Xs, ys = make_mixture_data(200, random_state=5, d=3, diagonal="std")
+    assert np.array_equal(yv, ys)
+    assert np.array_equal(make_mixture_data(200, random_state=5, d=3)[0], Xv)  # the default is unchanged
+    assert np.var(Xs) > np.var(Xv)
+    with pytest.raises(ValueError, match="diagonal"):
+        make_mixture_data(5, random_state=0, diagonal="sd")

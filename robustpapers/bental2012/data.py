@@ -34,7 +34,7 @@ class UncertainKernelData:
         return self.K_bar[np.ix_(rows, cols)], self.K_stack[:, rows[:, None], cols[None, :]]
 
 
-def make_mixture_data(N, random_state=None, d=None):
+def make_mixture_data(N, random_state=None, d=None, diagonal="variance"):
     r"""The two-class Gaussian-mixture data of bental2012 §7.1.1.
 
     :math:`d \sim \mathrm{Unif}\{2,\dots,100\}` (unless given); four Gaussians
@@ -44,6 +44,10 @@ def make_mixture_data(N, random_state=None, d=None):
     positively labelled components and N from the negative ones (component chosen
     uniformly). If all four centres fall on one side, :math:`w` is redrawn (the paper needs
     both classes; a choice of ours).
+
+    ``diagonal`` reads "each diagonal entry of the diagonal matrix :math:`\Sigma` is drawn from Uniform(0, 5)":
+    ``"variance"`` (the default; :math:`\Sigma` is the covariance, so its diagonal holds variances) or
+    ``"std"`` (the entries are standard deviations, variances up to 25). The same draws either way.
 
     Returns
     -------
@@ -57,6 +61,8 @@ def make_mixture_data(N, random_state=None, d=None):
     """
     if int(N) != N or N < 1:
         raise ValueError(f"N must be a positive integer, got {N!r}")
+    if diagonal not in ("variance", "std"):
+        raise ValueError(f"diagonal must be 'variance' or 'std', got {diagonal!r}")
     N = int(N)
     rng = np.random.default_rng(random_state)
     if d is None:
@@ -75,7 +81,8 @@ def make_mixture_data(N, random_state=None, d=None):
     for half, sign in enumerate((1.0, -1.0)):
         comps = np.flatnonzero(lab == sign)
         k = rng.choice(comps, size=N)
-        X[half * N:(half + 1) * N] = mu[k] + np.sqrt(var[k]) * rng.standard_normal((N, d))
+        sd = np.sqrt(var[k]) if diagonal == "variance" else var[k]
+        X[half * N:(half + 1) * N] = mu[k] + sd * rng.standard_normal((N, d))
     y = np.concatenate([np.ones(N), -np.ones(N)])
     return X, y
 

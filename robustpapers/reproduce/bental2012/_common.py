@@ -23,8 +23,8 @@ from ..engine import results_root
 
 PAPER = "bental2012"
 
-FSS_PRINTED = ("FSS as printed (fixed step (16b), stage lengths (16e), R0 = 2C*sqrt(n), x restarted at its "
-               "prox-centre)")
+FSS_PRINTED = ("FSS as printed (fixed step (16b), stage lengths (16e), R0 = 2C*sqrt(n), start 0, x restarted at "
+               "its prox-centre; theta of (16e) from the x-set restricted to e'x >= 1, as lambda_min(K-bar) = 0)")
 FSS_TUNED_FIXED = ("FSS as tuned here, paper's fixed step (16b): adaptive stage rule, restricted x-set X', "
                    "certified radius R0='auto' with the y-ball (ussvm_fss(step='fixed'))")
 FSS_TUNED_BACKTRACKING = ("FSS as tuned here, Mirror-Prox backtracking steps: adaptive stage rule, restricted "

@@ -172,10 +172,17 @@ def s_star(constants, s_max=200):
 
 @task_name("robustpapers.bental2012.experiments:convergence_task")
 def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", distribution="uniform",
-                     step="fixed"):
-    """Fig. 5 (bental2012 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
+                     step="fixed", variant="tuned"):
+    r"""Fig. 5 (bental2012 §7.4): USSVM_MN on one D_U(1, N, L) data set; the per-stage trace (M_s, eps_sad).
 
-    ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking). Run by
+    ``step``: the step rule of :func:`ussvm_fss` (paper's fixed step or backtracking). ``variant="tuned"``: the
+    options of :func:`ussvm_fss` (``schedule`` as given, radius ``R0="auto"`` with the y-ball); ``"printed"``:
+    FSS as the paper prints it -- stage lengths (16e) (``schedule="theory"``), :math:`R_0 = 2C\sqrt n`, start
+    :math:`\bar y_0 = 0`, x restarted at its prox-centre, the fixed step (16b) (``schedule`` and ``step`` must
+    then be "theory" and "fixed"); the strong-concavity modulus of (16e) is
+    :math:`\lambda_{\min}(\bar K) + \kappa\min_l\lambda_{\min}(K_l)` (the x-set restricted to
+    :math:`e^\top x \ge 1`, which holds at the saddle point), as :math:`\lambda_{\min}(\bar K) = 0` for the
+    linear kernel with d < n would make (16e) infinite. Run by
     :func:`robustpapers.reproduce.engine.run_sweep`, the iterations are checkpointed every five minutes and a killed run
     goes on where it stopped (a paper-scale N = 500 run takes hours); ``fss_seconds`` is the computation time
     of all its segments and ``commits`` the code versions that computed them."""
@@ -184,9 +191,17 @@ def convergence_task(N, L, C, kappa, seed, tol, max_iter, schedule="adaptive", d
     state = store.load() if store is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        if variant == "printed":
+            if schedule != "theory" or step != "fixed":
+                raise ValueError(f"variant='printed' runs schedule='theory', step='fixed'; got {schedule!r}, {step!r}")
+            extra = dict(R0="paper", y0="zeros", restrict_y=False, recenter_x=False, restrict_x=True)
+        elif variant == "tuned":
+            extra = {}
+        else:
+            raise ValueError(f"variant must be 'tuned' or 'printed', got {variant!r}")
         res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=tol, max_iter=max_iter, schedule=schedule,
                         step=step, checkpoint=None if store is None else store.save, checkpoint_every=300.0,
-                        resume=state)
+                        resume=state, **extra)
     tr = res.trace
     keep = tr["stage"] >= 0
     consts = {k: float(v) for k, v in res.constants.items() if v is not None}
@@ -210,6 +225,15 @@ FIG6_SOCP_CAP, FIG6_SOCP_MAX_GB = 3600.0, 8.0
 (then not attempted) on the 24 GB machine shared with a second worker."""
 
 
+def fig5_printed_tasks(seed=0):
+    """FSS as printed (:func:`convergence_task` with ``variant="printed"``) on Fig. 5's first problem,
+    D_U(1, 50, 5) with C = 1, the paper's tolerance 1e-8 and budget of 2,000,000 steps. (Its second problem,
+    N = 500, needs 1,598,991 steps for the first stage (16e) alone, at about 7 ms a step: not run.)"""
+    prob = FIG5_PROBLEMS[0]
+    return [dict(prob, kappa=1.0, seed=seed, schedule="theory", step="fixed", tol=1e-8, max_iter=2_000_000,
+                 variant="printed")]
+
+
 def paper_scale_tasks(experiment, seed=0, datasets=None):
     """The paper-scale sweeps too long for one sitting, for ``scripts/paper_scale.py`` and the page alike.
 
@@ -220,7 +244,8 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     ``FIG3_SETTINGS["paper"]``: RSVM over the whole eps grid inside each, USSVM_MN's fast variant); ``datasets`` as
     for ``"fig2"``.
     ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
-    backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed).
+    backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed), and FSS as
+    printed on the first (:func:`fig5_printed_tasks`).
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
     kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`.
     ``"table2_proteins"``: Tables 2-3 and Fig. 7 in the paper's protocol, one :func:`table2_pair_task` per
@@ -259,7 +284,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     if experiment == "fig5":
         tasks = [dict(prob, kappa=1.0, seed=seed, schedule="adaptive", step=step, tol=1e-8, max_iter=2_000_000)
                  for prob in FIG5_PROBLEMS for step in ("fixed", "backtracking")]
-        return convergence_task, tasks, "fig5_convergence", 2
+        return convergence_task, tasks + fig5_printed_tasks(seed), "fig5_convergence", 2
     if experiment == "fig6":
         tasks = [dict(L=L, N=N, method=method, C=10.0, kappa=1.0, seed=seed, socp_time_limit=FIG6_SOCP_CAP,
                       fss_tol=1e-3, dtype="float32" if N >= 1500 else "float64", socp_max_gb=FIG6_SOCP_MAX_GB)

@@ -131,3 +131,35 @@ def claims(records):
                           f"(data set, fold) pairs; margin {RE_MARGIN:g} of RobustErr fixed beforehand. {mn_note}",
                      **res))
     return out
+
+
+#: The legend names of the three classifiers (the solver that ran in brackets).
+LEGEND = {"svm": "Nominal-SVM (LIBSVM)", "socp": "USSVM_SOCP (cvxpy + Clarabel)", "mn": "USSVM_MN"}
+
+
+def draw(records):
+    """Fig. 2: mean RobustErr against kappa, one panel per distribution, the three classifiers; USSVM_MN's legend
+    names the solver that produced its points (the alternating method when no FSS step was taken)."""
+    import matplotlib.pyplot as plt
+
+    from ...plotting import METHOD_COLORS
+
+    df = records
+    nit = df.mn_nit if len(df) else []
+    mn_name = ("USSVM_MN (alternating method, 0 FSS steps)" if len(df) and int(np.max(nit)) == 0
+               else "USSVM_MN (alternating start + FSS steps)")
+    fig, axes = plt.subplots(1, 3, figsize=(10, 3.3), sharey=True)
+    for ax, (dist, tag) in zip(axes, DISTRIBUTIONS.items()):
+        g = df[df.distribution == dist].groupby("kappa")[["svm_RE", "socp_RE", "mn_RE"]].mean() if len(df) else None
+        if g is None or g.empty:
+            ax.text(0.5, 0.5, "not cached", transform=ax.transAxes, ha="center")
+        else:
+            for m, style, marker in (("svm", "-", "o"), ("socp", "-", "s"), ("mn", "--", "x")):
+                ax.plot(g.index, g[f"{m}_RE"], style, marker=marker, markersize=4,
+                        color=METHOD_COLORS.get(m, None), label=mn_name if m == "mn" else LEGEND[m])
+        ax.set_title(tag)
+        ax.set_xlabel(r"$\kappa$")
+    axes[0].set_ylabel("RobustErr (28)")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig

@@ -108,3 +108,37 @@ def claims(records):
                          artefact=LABEL, condition="USSVM_MN", paper_value="> 1", algorithm=mn_alg,
                          note=f"over N = {', '.join(str(int(n)) for n in pair.index)} per class; " + mn_note, **res))
     return out
+
+
+def draw(records, quick=None):
+    """Fig. 6: training time against N per class, USSVM_SOCP and USSVM_MN, L = 10 (solid) and 50 (dashed).
+    The paper-size points are filled; the points of ``quick`` (the small CI-size runs), if given, are drawn with
+    open markers of their own so the two are never confused; an SOCP stopped at its time cap gets a triangle."""
+    import matplotlib.pyplot as plt
+
+    from ...plotting import METHOD_COLORS
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    names = {"socp": "USSVM_SOCP (Clarabel)", "mn": "USSVM_MN (alternating method)"}
+    for frame, filled, tag in ((records, True, "paper sizes"), (quick, False, "small runs")):
+        if frame is None or not len(frame):
+            continue
+        if "attempted" in frame:
+            frame = frame[frame.attempted.fillna(True).astype(bool)]
+        for (method, L), grp in frame.groupby(["method", "L"]):
+            grp = grp.sort_values("N")
+            name = ("USSVM_MN (alternating start + FSS steps)" if method == "mn" and int(grp.nit.max()) > 0
+                    else names[method])
+            color = METHOD_COLORS.get(method)
+            ax.plot(grp.N, grp.time, "-" if L == 10 else "--", color=color, marker="o" if L == 10 else "s",
+                    mfc=color if filled else "none", label=f"{name}, L = {int(L)} ({tag})")
+            c = grp[grp.censored.astype(bool)]
+            if len(c):
+                ax.plot(c.N, c.time, linestyle="none", marker="^", markersize=11, mfc="none", color=color)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("N (points per class)")
+    ax.set_ylabel("training time (s)")
+    ax.legend(fontsize=6)
+    fig.tight_layout()
+    return fig
