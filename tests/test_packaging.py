@@ -1,45 +1,77 @@
-"""environment.yml, pyproject.toml and the lock file agree on every pinned version."""
+"""pyproject.toml declares ranges; requirements-lock.txt pins exact versions inside them; environment.yml uses the lock.
+
+The library is installed beside other packages, so its dependencies are compatible ranges; the
+executed pages are checked byte for byte, so the book and CI install the exact versions of the lock.
+"""
 import re
 import tomllib
 from pathlib import Path
 
 import yaml
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 
 def _norm(name):
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _pins(specs):
+def _lock():
     out = {}
-    for spec in specs:
-        m = re.fullmatch(r"\s*([A-Za-z0-9_.\-\[\]]+?)(\[[^\]]*\])?\s*==\s*([^\s;]+)\s*", spec)
-        assert m, f"not an exact pin: {spec!r}"
-        out[_norm(m.group(1))] = m.group(3)
+    for line in (ROOT / "requirements-lock.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*==\s*(\S+)", line)
+        assert m, f"not an exact pin in the lock: {line!r}"
+        out[_norm(m.group(1))] = m.group(2)
     return out
 
 
-def _pyproject_pins():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    specs = list(project["dependencies"])
-    for extra in project["optional-dependencies"].values():
+def _requirements():
+    specs = list(PROJECT["dependencies"])
+    for extra in PROJECT["optional-dependencies"].values():
         specs += extra
-    return _pins(specs)
+    return [Requirement(s) for s in specs]
 
 
-def test_environment_yml_matches_pyproject():
+def test_dependencies_are_ranges_not_pins():
+    for req in map(Requirement, PROJECT["dependencies"]):
+        assert req.specifier, f"{req.name}: no lower bound"
+        assert not any(s.operator in ("==", "===") for s in req.specifier), f"{req}: pinned in pyproject"
+        assert any(s.operator == ">=" for s in req.specifier), f"{req}: give the tested lower bound"
+
+
+def test_lock_pins_every_dependency_inside_its_range():
+    lock = _lock()
+    for req in _requirements():
+        if _norm(req.name) == "robustpapers":  # an extra that names other extras
+            continue
+        version = lock.get(_norm(req.name))
+        assert version is not None, f"{req.name} is not in requirements-lock.txt"
+        assert req.specifier.contains(Version(version), prereleases=True), \
+            f"{req.name}: lock {version} outside pyproject's {req.specifier}"
+
+
+def test_python_versions():
+    assert PROJECT["requires-python"] == ">=3.11,<3.14"
+    minors = {c.rsplit(" ", 1)[-1] for c in PROJECT["classifiers"] if c.startswith("Programming Language :: Python :: 3.")}
+    assert minors == {"3.11", "3.12", "3.13"}
+
+
+def test_environment_yml_installs_the_lock():
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d)
-    assert "-e ." in pip
-    assert _pins([s for s in pip if s != "-e ."]) == _pyproject_pins()
+    assert pip == ["-r requirements-lock.txt", "-e .[book,test,structures]"]
     python = [d for d in env["dependencies"] if isinstance(d, str) and d.startswith("python")]
     assert python == ["python=3.11"]
 
 
-def test_lock_contains_every_pin():
-    lock = _pins([line for line in (ROOT / "requirements-lock.txt").read_text().splitlines()
-                  if line.strip() and not line.startswith("#")])
-    for name, version in _pyproject_pins().items():
-        assert lock.get(name) == version, f"{name}: pyproject {version}, lock {lock.get(name)}"
+def test_makefile_installs_the_lock():
+    make = (ROOT / "Makefile").read_text()
+    assert "pip install --quiet -r requirements-lock.txt" in make
+    assert '--no-deps -e ".[book,test,structures]"' in make
+
