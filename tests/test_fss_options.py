@@ -61,8 +61,10 @@ def test_bad_options_are_refused_by_name():
 def test_classifier_takes_options_or_a_dict():
     Kb, Ks, y = _problem()
     X = np.concatenate([Kb[None], Ks])
-    a = USSVMClassifier(kappa=0.5, tol=1e-3, max_iter=2000, solver_options=FSSOptions(step="backtracking")).fit(X, y)
-    b = USSVMClassifier(kappa=0.5, tol=1e-3, max_iter=2000, solver_options={"step": "backtracking"}).fit(X, y)
+    a = USSVMClassifier(kappa=0.5, solver="fss", tol=1e-3, max_iter=2000,
+                        solver_options=FSSOptions(step="backtracking")).fit(X, y)
+    b = USSVMClassifier(kappa=0.5, solver="fss", tol=1e-3, max_iter=2000,
+                        solver_options={"step": "backtracking"}).fit(X, y)
     assert np.array_equal(a.alpha_, b.alpha_) and a.b_ == b.b_
     with pytest.raises(ValueError, match="solver='fss'"):
         USSVMClassifier(kappa=0.5, solver="socp", solver_options=FSSOptions()).fit(X, y)

@@ -40,3 +40,8 @@ __all__ += ["chance_fss", "chance_objective", "chance_socp", "project_orthant_el
 from .rsvm_baseline import rsvm_beta_from_kernels, rsvm_kappa
 
 __all__ += ["rsvm_beta_from_kernels", "rsvm_kappa"]
+# The one entry point (last: the function ``ussvm`` then shadows the submodule attribute of the same name;
+# ``from robustpapers.bental2012.ussvm import ussvm_fss`` still finds the module).
+from .entry import USSVMOptions, ussvm
+
+__all__ += ["ussvm", "USSVMOptions"]

@@ -1,6 +1,7 @@
 """A scikit-learn classifier over precomputed kernel stacks: the robust SVM of bental2012 (USSVM)."""
 from __future__ import annotations
 
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -10,13 +11,14 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ..core import Interval, KernelStack, ParamsMixin, StrOptions
 from .prediction import evaluate_prediction_rules, nominal_decision, sampled_decisions
+from .entry import USSVMOptions, ussvm
 from .socp import ussvm_socp
 from .ussvm import FSSOptions, ussvm_fss
 
 __all__ = ["USSVMClassifier"]
 
 #: The values of ``USSVMClassifier(solver=...)``.
-SOLVERS = ("fss", "socp")
+SOLVERS = ("auto", "alternating", "fss", "socp")
 
 
 class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
@@ -44,13 +46,15 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
     C : float > 0
     kappa : float >= 0
     p : float >= 1
-    solver : {"fss", "socp"}
-        :func:`ussvm_fss` (USSVM_MN) or :func:`ussvm_socp` (USSVM_SOCP).
-    tol, max_iter : FSS stopping rule (relative certified gap, step cap).
+    solver : {"auto", "alternating", "fss", "socp"}
+        The method of :func:`ussvm` (default "auto": the fastest certified method, see there); "fss" calls
+        :func:`ussvm_fss` (USSVM_MN) and "socp" :func:`ussvm_socp` (USSVM_SOCP) directly, as before.
+    tol, max_iter : relative certified gap; FSS step cap (``solver="fss"``, and the FSS fallback of "auto").
     bias : {"paper", "free"}
         Bias rule (:func:`robust_bias`).
-    solver_options : dict or FSSOptions, optional
-        Extra keyword arguments for the solver; with ``solver="fss"`` also an :class:`FSSOptions`.
+    solver_options : dict, USSVMOptions or FSSOptions, optional
+        Extra keyword arguments for the solver: with "auto"/"alternating" a :class:`USSVMOptions` (or a dict of its
+        fields, or an :class:`FSSOptions` for the FSS fallback); with "fss" an :class:`FSSOptions` (or a dict).
 
     Attributes
     ----------
@@ -85,10 +89,10 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "bias": [StrOptions(("paper", "free"))],
-        "solver_options": [None, dict, FSSOptions],
+        "solver_options": [None, dict, FSSOptions, USSVMOptions],
     }
 
-    def __init__(self, C=1.0, kappa=1.0, p=2, solver="fss", tol=1e-4, max_iter=20_000, bias="paper",
+    def __init__(self, C=1.0, kappa=1.0, p=2, solver="auto", tol=1e-4, max_iter=20_000, bias="paper",
                  solver_options=None):
         self.C = C
         self.kappa = kappa
@@ -141,9 +145,20 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         if X.shape[1] != X.shape[2]:
             raise ValueError(f"the training kernels must be square, got shape {X.shape[1:]}")
         ypm = np.where(y == self.classes_[1], 1.0, -1.0)
-        if isinstance(self.solver_options, FSSOptions):
+        if self.solver in ("auto", "alternating"):
+            so = self.solver_options
+            if isinstance(so, dict):
+                try:
+                    so = USSVMOptions(**so)
+                except TypeError as err:
+                    raise ValueError(f"solver_options for solver={self.solver!r}: {err}") from None
+            so = USSVMOptions(fss=so) if isinstance(so, FSSOptions) else (so or USSVMOptions())
+            res = ussvm(X[0], X[1:], ypm, self.C, self.kappa, self.p, method=self.solver, tol=self.tol,
+                        bias=self.bias, options=replace(so, fss_max_iter=self.max_iter))
+        elif isinstance(self.solver_options, FSSOptions):
             if self.solver != "fss":
-                raise ValueError("solver_options may be an FSSOptions only with solver='fss'")
+                raise ValueError("solver_options may be an FSSOptions only with solver='fss', 'auto' or "
+                                 "'alternating'")
             res = ussvm_fss(X[0], X[1:], ypm, self.C, self.kappa, self.p, tol=self.tol, max_iter=self.max_iter,
                             bias=self.bias, options=self.solver_options)
         elif self.solver == "fss":
