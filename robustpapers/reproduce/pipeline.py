@@ -173,14 +173,49 @@ VOLATILE_NB = ("papermill", "widgets")
 VOLATILE_CELL = ("execution", "papermill", "ExecuteTime", "collapsed", "scrolled")
 
 
+#: Parameters that say how a page is computed (how many processes), not what it shows: they leave
+#: no trace in the executed page, so a page run with ``-p n_jobs 2`` is the same file as one run
+#: without (``make book`` runs the paper-scale pages with ``scale`` alone).
+EXECUTION_ONLY = ("n_jobs",)
+
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=")
+
+
+def _drop_execution_only(cell):
+    """Papermill's injected-parameters cell without the :data:`EXECUTION_ONLY` assignments (None if empty)."""
+    src = cell.get("source", "")
+    lines = (src.splitlines(keepends=True) if isinstance(src, str) else list(src))
+    kept = [ln for ln in lines if not ((m := _ASSIGNED.match(ln)) and m.group(1) in EXECUTION_ONLY)]
+    if not any(_ASSIGNED.match(ln) for ln in kept):
+        return None
+    cell["source"] = "".join(kept) if isinstance(src, str) else kept
+    return cell
+
+
 def strip_volatile(nb_json):
-    """Remove timestamps, durations and random ids from an executed notebook (a dict), in place."""
+    """Remove timestamps, durations, random ids and execution-only parameters from an executed notebook.
+
+    ``nb_json`` (a dict) is changed in place and returned. The parameters the page was run with
+    are kept in ``metadata.robustpapers.parameters``, less :data:`EXECUTION_ONLY` (``n_jobs``),
+    which are also taken out of papermill's injected-parameters cell (the cell goes when nothing
+    is left in it). Applied to a page already stripped, it changes nothing.
+    """
     meta = nb_json.setdefault("metadata", {})
     params = meta.get("papermill", {}).get("parameters")
+    if params is None:  # a page stripped before: its parameters are where this function put them
+        params = meta.get("robustpapers", {}).get("parameters")
     for key in VOLATILE_NB:
         meta.pop(key, None)
     if params is not None:
-        meta["robustpapers"] = {"parameters": params}
+        meta["robustpapers"] = {"parameters": {k: v for k, v in params.items() if k not in EXECUTION_ONLY}}
+    cells = []
+    for cell in nb_json.get("cells", []):
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell = _drop_execution_only(cell)
+        if cell is not None:
+            cells.append(cell)
+    if "cells" in nb_json:
+        nb_json["cells"] = cells
     count = 0
     for i, cell in enumerate(nb_json.get("cells", [])):
         cell["id"] = f"cell-{i}"
