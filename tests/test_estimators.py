@@ -52,6 +52,7 @@ ESTIMATORS = [
     KernelRobustMissingSVC(),
     KernelRobustMissingSVC(covariance="knn", C=10.0),
     KernelRobustMissingSVR(W=100.0, kernel_gamma=0.5),
+    KernelRobustMissingSVR(),
     KernelRobustMissingSVR("sr", W=100.0, kernel_gamma=0.5),
     KernelRobustMissingSVR(covariance="knn", W=100.0, kernel_gamma=0.5),
     RobustMissingMulticlassSVC(),

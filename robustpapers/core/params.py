@@ -95,7 +95,7 @@ def _satisfied(rule, value):
     if rule == "boolean":
         return isinstance(value, (bool, np.bool_))
     if rule == "random_state":
-        return value is None or isinstance(value, (np.random.RandomState, np.random.Generator)) or (
+        return value is None or isinstance(value, np.random.RandomState) or (
             isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
             and 0 <= int(value) < 2**32)
     if rule is callable:
@@ -111,7 +111,7 @@ def _describe(rule):
     if rule == "boolean":
         return "a bool"
     if rule == "random_state":
-        return "an int in [0, 2**32), a RandomState or Generator instance, or None"
+        return "an int in [0, 2**32), a RandomState instance or None"
     if rule is callable:
         return "a callable"
     if isinstance(rule, type):
