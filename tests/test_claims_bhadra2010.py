@@ -134,25 +134,103 @@ def _frame(recs):
     return pd.DataFrame([{**r["params"], **r["result"]} for r in recs])
 
 
-def test_fig1_svm_flat_and_socp_below(claims):
-    df = _frame(fig1.records())
-    for noise in ("gaussian", "uniform", "beta0.5"):
-        sub = df[df.noise == noise]
-        assert sub.groupby("dataset").RE_SVM.nunique().max() == 1  # the fixed test noise
-        c = claims[f"f1-svm-grows-{noise}"]
-        assert c.our_value == 0.0 and c.verdict == "inconclusive" and "did not grow with kappa" in c.note
-    sub = df[(df.noise == "gaussian") & (df.kappa > 0)]
-    per_data = (sub.RE_SVM - sub.RE_RSVM_SOCP).groupby(sub.dataset).mean()
+def test_fig1_recomputed(claims):
+    df = _frame(fig1.records()["growing"])
+    c = claims["f1-svm-grows-gaussian"]
+    sub = df[df.noise == "gaussian"]
+    full = sub.groupby("dataset").kappa.nunique() == sub.kappa.nunique()
+    sub = sub[sub.dataset.isin(full[full].index)]
+    if full.sum() < fig1.N_MIN:
+        assert c.n_runs == 0 and c.verdict == "inconclusive"
+        return
+    per = sub.pivot(index="dataset", columns="kappa", values="RE_SVM")
+    m, iv = _t_interval(list(per.iloc[:, -1] - per.iloc[:, 0]))
+    assert c.our_value == pytest.approx(m) and c.interval == pytest.approx(iv)
+    pos = sub[sub.kappa > 0]
+    per_data = (pos.RE_SVM - pos.RE_RSVM_SOCP).groupby(pos.dataset).mean()
     m, iv = _t_interval(list(per_data))
     c = claims["f1-rsvm-socp-below-svm-gaussian"]
     assert c.our_value == pytest.approx(m) and c.interval == pytest.approx(iv)
 
 
+def test_fig1_growing_test_noise_at_kappa_one_is_the_fixed_protocol():
+    """At kappa = 1 the growing test noise is the training noise's samples: the records of both protocols agree
+    (the fixed-noise records of the earlier version, for the classifiers both fit)."""
+    from robustpapers.reproduce.bhadra2010 import _common
+
+    new = {(r["params"]["dataset"], r["params"]["noise"]): r["result"] for r in fig1.records()["growing"]
+           if r["params"]["kappa"] == 1.0}
+    old = {(r["params"]["dataset"], r["params"]["noise"]): r["result"] for r in _common.records(
+        "fig1", where=dict(_common.PAPER_SIZES, n_starts=100, iid=False), version=2) if r["params"]["kappa"] == 1.0}
+    both = sorted(set(new) & set(old))
+    if not both:
+        pytest.skip("no kappa = 1 record of Fig. 1 cached under both protocols")
+    for key in both:
+        for m in ("RSVM_QP", "RSVM_SOCP", "RSVMg_QP", "RSVMg_SOCP", "SVM"):
+            for metric in ("ME", "RE", "NE"):
+                assert new[key][f"{metric}_{m}"] == pytest.approx(old[key][f"{metric}_{m}"], abs=0.5), (key, m)
+
+
 def test_fig1_qn_above_socp_count(claims):
-    df = _frame(fig1.records())
-    pos = df[df.kappa > 0]
-    n = int((pos.RE_RSVM_QN > pos.RE_RSVM_SOCP).sum() + (pos.RE_RSVMg_QN > pos.RE_RSVMg_SOCP).sum())
-    assert claims["f1-qn-sometimes-above-socp"].our_value == n
+    q = fig1.records()["qn"]
+    c = claims["f1-qn-sometimes-above-socp"]
+    if c.n_runs == 0:
+        assert c.verdict == "inconclusive"
+        return
+    n = sum(r["result"]["RE_QN5"] > r["result"]["RE_SOCP"] and r["result"]["qn5_converged"] for r in q)
+    assert c.our_value == n
+
+
+def test_qn_socp_objectives_on_the_true_beta():
+    """The SOCP's alpha scores at least its own (PSD-part) optimum on the true beta: the PSD part of a symmetric beta
+    dominates it (beta_+ - beta is PSD), and the best of more QN starts is never worse."""
+    for r in sec3.records()["qn_socp"] + sec3.records()["qn_socp_starts"]:
+        res = r["result"]
+        assert res["socp_objective"] >= res["socp_objective_psd_part"] - 1e-6 * abs(res["socp_objective"])
+        keep = r["params"]["keep"]
+        objs = [res[f"qn{k}_objective"] for k in keep]
+        assert all(a <= b for a, b in zip(objs, objs[1:]))
+    for r in sec3.records()["socp_true_beta"]:
+        res = r["result"]
+        assert res["socp_objective_true_beta"] >= res["socp_objective_psd_part"] - 1e-6 * abs(res["socp_objective_psd_part"])
+
+
+def test_sec3_true_beta_claim_recomputed(claims):
+    recs = sec3.records()
+    qs = {r["params"]["dataset"]: r["result"]["qn_objective"] for r in recs["qn_starts"]}
+    st = {r["params"]["dataset"]: r["result"]["socp_objective_true_beta"] for r in recs["socp_true_beta"]}
+    c = claims["s3-qn-vs-socp-true-beta-objective"]
+    both = sorted(set(qs) & set(st))
+    if len(both) < 20:
+        assert c.n_runs == 0
+        return
+    m, iv = _t_interval([(st[d] - qs[d]) / abs(st[d]) for d in both])
+    assert c.our_value == pytest.approx(m) and c.interval == pytest.approx(iv)
+
+
+def test_new_tasks_small():
+    """The tasks added for Figs. 1 and 3 on a small data set: the growing test noise is the fixed one at kappa = 1
+    and the mean kernel at kappa = 0, and the Nominal SVM's constraint is exceeded about half the time."""
+    from robustpapers.reproduce.bhadra2010.experiments import bound_svm_task, qn_socp_task, robustness_task
+
+    kw = dict(dataset=0, noise="uniform", C=10.0, n_per_class=15, n_samples=20, n_starts=2, seed=0,
+              methods=["RSVM_SOCP", "SVM"])
+    a = robustness_task(kappa=1.0, test_noise="kappa", **kw)
+    b = robustness_task(kappa=1.0, **kw)
+    assert a == pytest.approx(b)
+    z = robustness_task(kappa=0.0, test_noise="kappa", **kw)
+    # no test noise: every sample is the mean kernel, so RobustErr = MajErr = NomErr = the nominal error
+    assert z["RE_SVM"] == z["ME_SVM"] == z["NE_SVM"] == z["NE_mean_SVM"]
+    with pytest.raises(ValueError, match="test_noise"):
+        robustness_task(kappa=1.0, test_noise="grow", **kw)
+    e = bound_svm_task(dataset=0, noise="uniform", C=10.0, n_per_class=15, n_samples=20, n_eval=400, seed=0)
+    assert 0.4 <= e["eps_eff_SVM"] <= 0.6
+    q = qn_socp_task(dataset=0, noise="uniform", kappa=1.0, C=10.0, n_per_class=15, n_samples=20, n_starts=4,
+                     keep=[1, 4], seed=0)
+    assert q["qn1_objective"] <= q["qn4_objective"]
+    with pytest.raises(ValueError, match="keep"):
+        qn_socp_task(dataset=0, noise="uniform", kappa=1.0, C=10.0, n_per_class=15, n_samples=20, n_starts=2,
+                     keep=[5], seed=0)
 
 
 def test_fig2_recomputed(claims):
@@ -168,14 +246,14 @@ def test_fig2_recomputed(claims):
 # ---------------------------------------------------------------- Fig. 3
 
 def test_fig3_recomputed(claims):
-    df = _frame(fig3.records())
+    df = _frame(fig3.records()["bound"])
     uni = df[df.noise == "uniform"]
     excess = max((uni[f"eps_eff_{m}"] - uni.eps).max() for m in ("RSVM_QP", "RSVM_SOCP", "RSVM_QN"))
     assert claims["f3-bound-holds-uniform"].our_value == pytest.approx(excess)
     b = df[(df.noise == "beta0.5") & (df.eps == 0.05)]
     small = np.mean([b[f"eps_eff_{m}"].mean() for m in ("RSVM_QP", "RSVM_SOCP", "RSVM_QN")])
     c = claims["f3-tight-small-eps-beta0.5"]
-    assert c.our_value == pytest.approx(small) and c.verdict == "not reproduced"
+    assert c.our_value == pytest.approx(1 - small / 0.05) and c.verdict == "not reproduced"
 
 
 # ---------------------------------------------------------------- Table 2

@@ -16,8 +16,9 @@ PAPER = "bhadra2010"
 PAPER_SIZES = dict(n_per_class=100, n_samples=100, seed=0)
 
 #: The cache version of each sweep's paper-scale records (the sweep's ``version``).
-VERSIONS = {"fig1": 2, "fig2": 2, "fig3": 2, "table1": 3, "qn_starts": 2, "local_optima": 1,
-            "table2_proteins": 4, "table2_kappa0": 2, "qn_cap": 2}
+VERSIONS = {"fig1": 3, "fig2": 3, "fig3": 2, "fig3_svm": 1, "table1": 3, "qn_starts": 2, "local_optima": 1,
+            "socp_true_beta": 1, "qn_socp": 1, "qn_socp_starts": 1, "table2_proteins": 4, "table2_unnormalised": 4, "table2_kappa0": 2,
+            "qn_cap": 2}
 
 #: The three noise models of Table 1 and Figs. 1-2, in the paper's order of Table 1.
 NOISES = ("uniform", "gaussian", "beta0.5")
@@ -36,18 +37,18 @@ ALGORITHM = {
     "RSVMg_SOCP": "rsvm(method='socp', beta_approx='psd'): cvxpy/Clarabel SOCP of Theorem 6 on the PSD part of the "
                   "Gaussian beta",
     "RSVMg_QN": "rsvm(method='qn'): DFP quasi-Newton on (17) with the Gaussian beta itself, best of random starts",
-    "SVM": "rsvm at kappa = 0 (svm_dual: LIBSVM's SMO via scikit-learn SVC) with the bias rule of 003 §3",
+    "SVM": "rsvm at kappa = 0 (svm_dual: LIBSVM's SMO via scikit-learn SVC) with the bias rule of bhadra2010 §3",
 }
 
 _CACHE = {}
 
 
-def records(experiment, root=None, where=None):
-    """The records of ``results/bhadra2010/<experiment>/`` at the sweep's cache version whose params match
-    ``where`` (read once per process; the cached list is shared, do not modify it)."""
-    key = (str(root), experiment, json.dumps(where, sort_keys=True))
+def records(experiment, root=None, where=None, version=None):
+    """The records of ``results/bhadra2010/<experiment>/`` at the sweep's cache version (or ``version``) whose
+    params match ``where`` (read once per process; the cached list is shared, do not modify it)."""
+    version = VERSIONS[experiment] if version is None else version
+    key = (str(root), experiment, json.dumps(where, sort_keys=True), version)
     if key not in _CACHE:
-        version = VERSIONS[experiment]
         _CACHE[key] = [r for r in scan(PAPER, experiment, root=root, where=where)
                        if r.get("provenance", {}).get("version") == version]
     return _CACHE[key]
@@ -76,3 +77,25 @@ def robustness_arrays(recs, metric="RE"):
                 values[m][d, k] = r["result"][f"{metric}_{m}"]
         out[noise] = {"kappas": np.array(kappas), "datasets": datasets, "values": values, "n_tasks": len(sub)}
     return out
+
+
+def compute_or_read(experiments, settings, records, scale, seed=0, n_jobs=1, root=None):
+    """The records a page shows: at paper scale read from the cache (the sweeps are computed piecewise by
+    ``scripts/paper_scale.py``), at another scale computed (or read) first; ``experiments`` are the names of
+    :func:`robustpapers.reproduce.bhadra2010.experiments.sweep_tasks`, ``records(root, scale, seed)`` reads them."""
+    if scale != "paper":
+        from ..engine import run_sweep
+        from .experiments import sweep_tasks
+
+        for exp in experiments:
+            func, tasks, e, v = sweep_tasks(exp, settings[scale], seed)
+            run_sweep(func, tasks, paperkey=PAPER, experiment=e, version=v, n_jobs=n_jobs, root=root, progress=False)
+        _CACHE.clear()
+    return records(root, scale, seed)
+
+
+def not_run(n_missing, n_tasks):
+    """:func:`robustpapers.reproduce.ledger.not_run` with its rule said: not judged until the runs are cached."""
+    from .. import ledger
+
+    return dict(ledger.not_run(n_missing, n_tasks), rule="not judged: too few of its runs are cached")

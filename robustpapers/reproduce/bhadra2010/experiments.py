@@ -26,8 +26,8 @@ from ...core.uncertainty import beta_from_sigma, beta_from_support, kappa_gaussi
 __all__ = ["CLASSIFIERS", "prepare_dataset", "fit_classifier", "fit_classifier_many", "errors_on_samples",
            "robustness_task", "bound_task", "table1_fold", "table1_task", "qn_starts_task", "qn_convergence_task",
            "local_optima_instance", "local_optima_task", "qn_cap_task",
-           "kappa_finite_support_any", "PAPER_SCALE", "QN_MAX_ITER", "sweep_tasks", "paper_scale_tasks",
-           "PAPER_SCALE_SWEEPS"]
+           "kappa_finite_support_any", "PAPER_SCALE", "QUICK_SCALE", "QN_MAX_ITER", "sweep_tasks", "paper_scale_tasks",
+           "PAPER_SCALE_SWEEPS", "bound_svm_task", "socp_true_beta_task", "qn_socp_task"]
 
 #: The seven classifiers of bhadra2010 Table 1: (family, method); family "fs" = RSVM, "g" = RSVM^(g).
 CLASSIFIERS = {
@@ -47,12 +47,20 @@ PAPER_SCALE = dict(
     n_data_table=20, n_folds=5, Cs=[0.1, 1.0, 5.0, 10.0, 50.0, 100.0],
     epss=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45],
     eps_bound=[0.05, 0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9], n_eval=1000,
-    bound_methods=list(CLASSIFIERS)[:6], qn_max_iter=QN_MAX_ITER,
+    bound_methods=list(CLASSIFIERS)[:6], qn_max_iter=QN_MAX_ITER, n_starts_qnsoc=5,
 )
+
+#: The small sizes the book's pages run at ``scale="quick"`` (CI size): two data sets of 2 x 20 points, three kappas,
+#: a two-point (C, eps) grid and two QN starts.
+QUICK_SCALE = dict(PAPER_SCALE, n_data=2, n_per_class=20, n_samples=50, n_starts=2, n_starts_table=2,
+                   n_starts_bound=2, n_starts_qnst=10, n_starts_qnsoc=2, kappas=[0.0, 1.0, 2.0], n_data_table=1,
+                   n_folds=3, Cs=[10.0], epss=[0.1, 0.3], eps_bound=[0.05, 0.2, 0.4, 0.6, 0.8], n_eval=500,
+                   bound_methods=["RSVM_QP", "RSVM_SOCP", "RSVMg_QP", "RSVMg_SOCP"])
 
 #: The sweeps :func:`paper_scale_tasks` knows: :func:`sweep_tasks`'s at :data:`PAPER_SCALE` and Table 2's
 #: (the reproduction log reports how much of each is cached).
-PAPER_SCALE_SWEEPS = ("fig1", "fig2", "fig3", "qn_starts", "local_optima", "table1", "table2_proteins")
+PAPER_SCALE_SWEEPS = ("fig1", "fig2", "fig3", "fig3_svm", "qn_starts", "socp_true_beta", "qn_socp", "qn_socp_starts",
+                      "local_optima", "table1", "table2_proteins", "table2_unnormalised")
 
 #: DFP's iteration cap per penalty stage before :func:`rsvm`'s default rose to :data:`QN_MAX_ITER`: the QN
 #: convergence comparison (:func:`qn_convergence_task`, scaled vs unscaled scheme as first made) keeps it, and
@@ -65,7 +73,7 @@ def sweep_tasks(experiment, settings, seed=0):
 
     Parameters
     ----------
-    experiment : {"fig1", "fig2", "fig3", "qn_starts", "local_optima", "table1"}
+    experiment : {"fig1", "fig2", "fig3", "fig3_svm", "qn_starts", "socp_true_beta", "qn_socp", "qn_socp_starts", "local_optima", "table1"}
     settings : dict
         Sizes and grids, with the keys of :data:`PAPER_SCALE`.
     seed : int
@@ -88,14 +96,29 @@ def sweep_tasks(experiment, settings, seed=0):
     noise3 = ["gaussian", "uniform", "beta0.5"]
     common = dict(n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]], seed=[seed])
     if experiment in ("fig1", "fig2"):
+        # version 3: the test noise grows with kappa (bhadra2010 §5.1.2); Fig. 1 without QN, whose 100 starts at
+        # every kappa cost about 7 CPU hours (RSVM_QN against the SOCP and the SVM: the "qn_socp" sweep)
         iid = experiment == "fig2"
-        methods = ["RSVM_QP", "RSVMg_QP", "SVM"] if iid else ALL
-        # Fig. 2 fits no QN: its tasks (and cached records) have no cap
-        cap = {} if iid else dict(qn_max_iter=[S["qn_max_iter"]])
+        methods = ["RSVM_QP", "RSVMg_QP", "SVM"] if iid else [m for m in ALL if CLASSIFIERS[m][1] != "qn"]
         return robustness_task, grid(dataset=list(range(S["n_data"])), noise=noise3, kappa=S["kappas"], C=[10.0],
                                      n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]],
                                      n_starts=[S["n_starts"]], methods=[methods], seed=[seed], iid=[iid],
-                                     **cap), experiment, 2
+                                     test_noise=["kappa"]), experiment, 3
+    if experiment == "fig3_svm":  # Fig. 3's Nominal SVM: one value per data set and noise (its t ignores eps)
+        return bound_svm_task, grid(dataset=list(range(S["n_data"])), noise=["gaussian", "uniform", "beta0.5", "beta5"],
+                                    C=[10.0], n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]],
+                                    n_eval=[S["n_eval"]], seed=[seed]), "fig3_svm", 1
+    if experiment == "socp_true_beta":  # the qn_starts instances, the SOCP's alpha on the true beta
+        return socp_true_beta_task, grid(dataset=list(range(S["n_data"])), noise=["beta0.5"], eps=[0.1], C=[10.0],
+                                         **common), "socp_true_beta", 1
+    if experiment in ("qn_socp", "qn_socp_starts"):
+        # QN against the SOCP at Fig. 1's largest kappa; "qn_socp_starts": the paper's 100 starts on two data sets
+        many = experiment == "qn_socp_starts"
+        return qn_socp_task, grid(dataset=[0, 1] if many else list(range(S["n_data"])), noise=noise3,
+                                  kappa=[max(S["kappas"])], C=[10.0], n_starts=[100 if many else S["n_starts_qnsoc"]],
+                                  keep=[[5, 20, 100] if many else sorted({min(5, S["n_starts_qnsoc"]), S["n_starts_qnsoc"]})],
+                                  family=["fs"] if many else ["fs", "g"], qn_max_iter=[S["qn_max_iter"]],
+                                  **common), experiment, 1
     if experiment == "fig3":
         return bound_task, grid(dataset=list(range(S["n_data"])), noise=["gaussian", "uniform", "beta0.5", "beta5"],
                                 eps=S["eps_bound"], C=[10.0], n_per_class=[S["n_per_class"]],
@@ -114,8 +137,8 @@ def sweep_tasks(experiment, settings, seed=0):
                                  epss=[S["epss"]], n_per_class=[S["n_per_class"]], n_samples=[S["n_samples"]],
                                  n_starts=[S["n_starts_table"]], methods=[ALL], seed=[seed],
                                  qn_max_iter=[S["qn_max_iter"]]), "table1", 3
-    raise ValueError("experiment must be 'fig1', 'fig2', 'fig3', 'qn_starts', 'local_optima' or 'table1', "
-                     f"got {experiment!r}")
+    raise ValueError("experiment must be 'fig1', 'fig2', 'fig3', 'fig3_svm', 'qn_starts', 'socp_true_beta', "
+                     f"'qn_socp', 'qn_socp_starts', 'local_optima' or 'table1', got {experiment!r}")
 
 
 def paper_scale_tasks(experiment, seed=0, datasets=None):
@@ -130,9 +153,10 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     >>> func.__name__, len(tasks), exp, version
     ('table1_task', 15, 'table1', 3)
     """
-    if experiment == "table2_proteins":  # the protein page's sweep; its "data sets" are the families
+    if experiment in ("table2_proteins", "table2_unnormalised"):  # the protein page's sweeps ("data sets": families)
         from .protein_experiments import TABLE2_SETTINGS, table2_task, table2_tasks
-        func, tasks, exp, version = table2_task, table2_tasks(TABLE2_SETTINGS["paper"], seed), experiment, 4
+        which = "paper" if experiment == "table2_proteins" else "unnormalised"
+        func, tasks, exp, version = table2_task, table2_tasks(TABLE2_SETTINGS[which], seed), experiment, 4
         key = "family"
     else:
         (func, tasks, exp, version), key = sweep_tasks(experiment, PAPER_SCALE, seed), "dataset"
@@ -239,25 +263,36 @@ def _split(y, frac, seed):
 
 @task_name("robustpapers.bhadra2010.experiments:robustness_task")
 def robustness_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, methods, seed, iid=False,
-                    qn_max_iter=QN_MAX_ITER):
-    """bhadra2010 Fig. 1 (``iid=False``) / Fig. 2 (``iid=True``): errors of each classifier at one kappa.
+                    qn_max_iter=QN_MAX_ITER, test_noise="fixed"):
+    r"""bhadra2010 Fig. 1 (``iid=False``) / Fig. 2 (``iid=True``): errors of each classifier at one kappa.
 
     A data set is split half/half (stratified) into training and test points; each classifier is
     trained on the mean training kernel with the same ``kappa`` for both families (the figures'
-    x-axis) and scored on the ``n_samples`` sampled test-versus-training kernels. ``qn_max_iter``: DFP's cap
+    x-axis) and scored on ``n_samples`` sampled test-versus-training kernels. ``qn_max_iter``: DFP's cap
     per penalty stage (Fig. 1 passes :data:`PAPER_SCALE`'s; Fig. 2 fits no QN).
+
+    ``test_noise="kappa"`` (bhadra2010 §5.1.2: the uncertainty of the test points grows with kappa) scores on
+    :math:`\bar K + \kappa Z^s` with the same draws :math:`Z^s = K^s - \bar K` at every kappa, so that the test
+    noise's support is :math:`\kappa` times the training one (:math:`|Z^s_{ij}| \le \kappa l_{ij}`) and its
+    standard deviation :math:`\kappa\sigma_{ij}`; at kappa = 1 the test kernels are the training noise's
+    samples. ``"fixed"`` (the earlier records) scores every kappa on the samples themselves.
     """
+    if test_noise not in ("fixed", "kappa"):
+        raise ValueError(f"test_noise must be 'fixed' or 'kappa', got {test_noise!r}")
     prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed, iid=iid)
     y = prep["y"]
     tr, te = _split(y, 0.5, derive_seed(seed, "split", dataset))
     beta_fs, beta_g = _betas(prep, tr, iid)
     Ktr = prep["K"][np.ix_(tr, tr)]
+    K_te = prep["K"][np.ix_(te, tr)]
+    Ks_te = prep["Ks"][:, te][:, :, tr]
+    if test_noise == "kappa":
+        Ks_te = K_te[None] + kappa * (Ks_te - K_te[None])
     out = {}
     for name in methods:
         res = fit_classifier(name, Ktr, y[tr], beta_fs, beta_g, kappa, kappa, C, n_starts,
                              derive_seed(seed, "qn", dataset, name), qn_max_iter)
-        errs = errors_on_samples(y[te], prep["K"][np.ix_(te, tr)], prep["Ks"][:, te][:, :, tr],
-                                 res.alpha, y[tr], res.b)
+        errs = errors_on_samples(y[te], K_te, Ks_te, res.alpha, y[tr], res.b)
         for k, v in errs.items():
             out[f"{k}_{name}"] = v
     return out
@@ -502,3 +537,93 @@ def local_optima_task(b, eps, C, n_starts, seed, d=0.1, rtol=1e-4):
     soc = rsvm(K, y, C, beta, kappa, method="socp", beta_approx="psd")
     return {"kappa": kappa, "n_optima": len(groups), "optima": groups, "best": float(qn.objective),
             "socp_psd_value": rsvm_objective(K, y, beta, kappa, soc.alpha)}
+
+
+@task_name("robustpapers.reproduce.bhadra2010.experiments:bound_svm_task")
+def bound_svm_task(dataset, noise, C, n_per_class, n_samples, n_eval, seed):
+    """bhadra2010 Fig. 3's Nominal SVM: effective epsilon of the SVM (eq. 15 at kappa = 0) on one data set.
+
+    The SVM is :func:`fit_classifier`'s ``"SVM"`` on the whole data set; its ``t`` is
+    :math:`\\alpha^\\top Y\\bar KY\\alpha` (the constraint of eq. 15 without the robustness term), which does not
+    depend on epsilon, so one value serves every epsilon of the figure: the fraction of ``n_eval`` fresh kernels
+    (independent entries, the generating distribution) with :math:`\\alpha^\\top YK^sY\\alpha > t`.
+    """
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y, K = prep["y"], prep["K"]
+    res = fit_classifier("SVM", K, y, None, None, 0.0, 0.0, C, 1, derive_seed(seed, "qn", dataset, "SVM"),
+                         QN_MAX_ITER)
+    ya = y * res.alpha
+    t = float(ya @ K @ ya)
+    rng = np.random.default_rng(derive_seed(seed, "eval-svm", dataset))
+    exceed, done = 0, 0
+    while done < n_eval:
+        m = min(100, n_eval - done)
+        Ke = sample_kernels(K, prep["scale"], noise, m, random_state=rng)
+        exceed += int(np.sum(np.einsum("i,sij,j->s", ya, Ke, ya) > t))
+        done += m
+    return {"eps_eff_SVM": exceed / n_eval, "t": t}
+
+
+@task_name("robustpapers.reproduce.bhadra2010.experiments:socp_true_beta_task")
+def socp_true_beta_task(dataset, noise, eps, C, n_per_class, n_samples, seed):
+    """The SOCP's alpha (on the PSD part of the finite-support beta) scored by eq. (15) with the true beta.
+
+    The instance of :func:`qn_starts_task` (the whole data set, kappa = sqrt(2 log(1/eps))): returns the SOCP's
+    objective on beta's PSD part (its own problem) and on beta itself (QN's problem), and the KKT residual of
+    the SOCP's alpha for eq. (15) with beta itself.
+    """
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y, K = prep["y"], prep["K"]
+    beta_fs, _ = _betas(prep, np.arange(y.size), False)
+    kappa = kappa_finite_support_any(eps)
+    soc = rsvm(K, y, C, beta_fs, kappa, method="socp", beta_approx="psd")
+    return {"socp_objective_psd_part": float(soc.objective),
+            "socp_objective_true_beta": float(rsvm_objective(K, y, beta_fs, kappa, soc.alpha)),
+            "socp_kkt_true_beta": float(rsvm_kkt_residual(K, y, beta_fs, kappa, C, soc.alpha)),
+            "socp_success": bool(soc.success)}
+
+
+@task_name("robustpapers.reproduce.bhadra2010.experiments:qn_socp_task")
+def qn_socp_task(dataset, noise, kappa, C, n_per_class, n_samples, n_starts, keep, seed, family="fs",
+                 qn_max_iter=QN_MAX_ITER):
+    """RSVM_QN against RSVM_SOCP on Fig. 1's split, scored on eq. (15) with the true beta and on RobustErr.
+
+    Fig. 1's training half and kappa; QN (``n_starts`` seeded starts on beta itself) and the SOCP (beta's
+    PSD part) of ``family`` ("fs": finite support, "g": Gaussian). For QN the best of the first ``k`` starts for
+    each ``k`` in ``keep`` (the starts are drawn in order from one seed, so the first k are a k-start run):
+    its objective of eq. (15) with the true beta, its KKT residual and convergence flag, and its errors (%) on
+    test kernels whose noise grows with kappa (as ``robustness_task(test_noise="kappa")``). The same for the
+    SOCP's alpha (objective on the true beta and on beta's PSD part).
+    """
+    from ...bhadra2010.solvers import robust_bias
+
+    if family not in ("fs", "g"):
+        raise ValueError(f"family must be 'fs' or 'g', got {family!r}")
+    prep = prepare_dataset(dataset, noise, n_per_class, n_samples, seed)
+    y = prep["y"]
+    tr, te = _split(y, 0.5, derive_seed(seed, "split", dataset))
+    beta_fs, beta_g = _betas(prep, tr, False)
+    beta = beta_fs if family == "fs" else beta_g
+    Ktr, ytr = prep["K"][np.ix_(tr, tr)], y[tr]
+    K_te = prep["K"][np.ix_(te, tr)]
+    Ks_te = K_te[None] + kappa * (prep["Ks"][:, te][:, :, tr] - K_te[None])
+    name = "RSVM" if family == "fs" else "RSVMg"
+    out = {"beta_min_eig_rel": float(np.linalg.eigvalsh(beta)[0] / np.linalg.eigvalsh(beta)[-1])}
+    soc = rsvm(Ktr, ytr, C, beta, kappa, method="socp", beta_approx="psd")
+    out["socp_objective_psd_part"] = float(soc.objective)
+    out["socp_objective"] = float(rsvm_objective(Ktr, ytr, beta, kappa, soc.alpha))
+    for k, v in errors_on_samples(y[te], K_te, Ks_te, soc.alpha, ytr, soc.b).items():
+        out[f"{k}_SOCP"] = v
+    qn = rsvm(Ktr, ytr, C, beta, kappa, method="qn", n_starts=n_starts, max_iter=qn_max_iter,
+              random_state=derive_seed(seed, "qn", dataset, f"{name}_QN"))
+    for k in keep:
+        if not 1 <= k <= n_starts:
+            raise ValueError(f"keep must lie in 1..n_starts = {n_starts}, got {k}")
+        best = int(np.argmax(qn.start_objectives[:k]))
+        a = qn.start_alphas[best]
+        out[f"qn{k}_objective"] = float(qn.start_objectives[best])
+        out[f"qn{k}_converged"] = bool(qn.start_converged[best])
+        out[f"qn{k}_kkt"] = float(rsvm_kkt_residual(Ktr, ytr, beta, kappa, C, a))
+        for m, v in errors_on_samples(y[te], K_te, Ks_te, a, ytr, robust_bias(Ktr, ytr, a, C)).items():
+            out[f"{m}_QN{k}"] = v
+    return out

@@ -33,6 +33,9 @@ from ._common import ALGORITHM, NOISE_NAME, NOISES, PAPER, label
 
 LABEL = "bhadra2010 Table 1"
 EXPERIMENT = "table1"
+VERSION = 3
+#: The paper-scale sweep (3.5 CPU hours by the one-task estimate, 14 measured) is computed piecewise.
+LONG = True
 
 #: The classifiers in the paper's column order.
 ORDER = ("RSVMg_QP", "RSVMg_SOCP", "RSVMg_QN", "RSVM_QP", "RSVM_SOCP", "RSVM_QN", "SVM")
@@ -61,11 +64,47 @@ def paper_value(noise, clf, metric):
     return PAPER_TABLE1[noise][ORDER.index(clf)][METRICS.index(metric)]
 
 
+def _settings():
+    from .experiments import PAPER_SCALE
+
+    quick = dict(PAPER_SCALE, n_data_table=1, n_per_class=20, n_samples=50, n_starts_table=2, n_folds=3, Cs=[10.0],
+                 epss=[0.1, 0.3])
+    return {"quick": quick, "paper": PAPER_SCALE}
+
+
+#: The sizes of each scale: "paper" is bhadra2010 §5.1.1's (20 data sets of 2 x 100 points, 100 sampled kernels,
+#: 5 folds, C in {0.1, 1, 5, 10, 50, 100} x eps in {0.05, ..., 0.45}; 5 QN starts, see the page's Deviations).
+SETTINGS = _settings()
+
+
+def tasks(scale="paper", seed=0):
+    """The ``table1_task`` parameters at ``scale`` (300 at paper scale: data sets x noises x folds)."""
+    from .experiments import sweep_tasks
+
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
+    return sweep_tasks("table1", SETTINGS[scale], seed)[1]
+
+
+def _task():
+    from .experiments import table1_task
+
+    return table1_task
+
+
+def __getattr__(name):  # TASK without importing the experiments at module import (the ledger reads records only)
+    if name == "TASK":
+        return _task()
+    raise AttributeError(name)
+
+
 def records(root=None, scale="paper", seed=0):
-    """The paper-scale records of ``table1_task`` (300 when complete)."""
-    if scale != "paper":
-        raise ValueError(f"the claims rest on the paper-scale records only, got scale={scale!r}")
-    return _common.records(EXPERIMENT, root, where=dict(_common.PAPER_SIZES, seed=seed, n_folds=5, n_starts=5))
+    """The records of ``table1_task`` at ``scale`` (300 at paper scale when complete)."""
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
+    S = SETTINGS[scale]
+    return _common.records(EXPERIMENT, root, where=dict(n_per_class=S["n_per_class"], n_samples=S["n_samples"],
+                                                        seed=seed, n_folds=S["n_folds"], n_starts=S["n_starts_table"]))
 
 
 def _grid(rec, clf):
@@ -165,6 +204,11 @@ def _qn_note(A, clfs):
     return "; ".join(notes)
 
 
+def for_page(scale="quick", seed=0, n_jobs=1, root=None):
+    """The records the page shows at ``scale`` (computed first unless ``scale="paper"``): :func:`records`."""
+    return _common.compute_or_read((EXPERIMENT,), SETTINGS, records, scale, seed, n_jobs, root)
+
+
 def claims(records):
     """The claims of Table 1 (see the module docstring)."""
     A_all = arrays(records)
@@ -185,7 +229,7 @@ def claims(records):
             if A is None or missing:
                 out.append(ledger.Claim(id=cid, statement=stmt, condition=f"{name} noise, {METRIC_NAME[metric]}",
                                         paper_value=pv, algorithm=f"{ALGORITHM[clf]}; SVM: {ALGORITHM['SVM']}",
-                                        **base, **ledger.not_run(missing, n_expected)))
+                                        **base, **_common.not_run(missing, n_expected)))
                 continue
             res, n_bad = _pair(A, noise, metric, clf, "SVM")
             ours = (f"{paper_protocol(A['err'][metric][clf]):.2f} vs "
@@ -207,7 +251,7 @@ def claims(records):
         goal = paper_value(noise, "SVM", "RE")
         if A is None or missing:
             out.append(ledger.Claim(id=cid, statement=stmt, condition=f"{name} noise, RobustErr", paper_value=goal,
-                                    algorithm=ALGORITHM["SVM"], **base, **ledger.not_run(missing, n_expected)))
+                                    algorithm=ALGORITHM["SVM"], **base, **_common.not_run(missing, n_expected)))
         else:
             e = A["err"]["RE"]["SVM"]
             res = ledger.target(paper_protocol(e), goal, SVM_RE_TOL, kind="abs", n_runs=int(np.isfinite(e).sum()))
@@ -237,7 +281,7 @@ def claims(records):
                 cond = f"{name} noise, RobustErr"
                 if A is None or A["n_tasks"] < n_expected:
                     out.append(ledger.Claim(id=cid, statement=stmt, condition=cond, paper_value=pv, algorithm=algo,
-                                            **base, **ledger.not_run(n_expected - (A["n_tasks"] if A else 0),
+                                            **base, **_common.not_run(n_expected - (A["n_tasks"] if A else 0),
                                                                      n_expected)))
                     continue
                 res, n_bad = _pair(A, noise, "RE", a, b, margin=margin)
@@ -264,7 +308,7 @@ def claims(records):
         if A is None or A["n_tasks"] < n_expected:
             out.append(ledger.Claim(id=cid, statement=stmt, condition="Gaussian noise, RobustErr", paper_value=pv,
                                     algorithm=algo, **base,
-                                    **ledger.not_run(n_expected - (A["n_tasks"] if A else 0), n_expected)))
+                                    **_common.not_run(n_expected - (A["n_tasks"] if A else 0), n_expected)))
             continue
         res, n_bad = _pair(A, "gaussian", "RE", g, fs)
         ours = f"{paper_protocol(A['err']['RE'][g]):.2f} vs {paper_protocol(A['err']['RE'][fs]):.2f}"
@@ -280,3 +324,102 @@ def claims(records):
         out.append(ledger.Claim(id=cid, statement=stmt, condition="Gaussian noise, RobustErr", paper_value=pv,
                                 algorithm=algo, note=note, **base, **res))
     return out
+
+
+def _mean_ci(x):
+    """Mean and 95 % t half-width of the finite entries of ``x``."""
+    from scipy import stats
+
+    x = np.asarray(x, float).ravel()
+    x = x[np.isfinite(x)]
+    if x.size < 2:
+        return (float(x.mean()) if x.size else float("nan")), float("nan")
+    return float(x.mean()), float(stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size))
+
+
+def numbers(records):
+    """What the page shows of Table 1.
+
+    Returns a dict: ``table`` (rows noise x metric, columns the classifiers in the paper's order; each cell
+    "paper / ours ± h": ours the mean held-out accuracy over data sets x folds, each fold's grid point chosen
+    on the other folds, h the half-width of its 95 % t-interval; QN pairs whose chosen fit did not converge
+    left out), ``paper_protocol`` (the same cells by the paper's protocol, best grid point per data set on all
+    folds), ``diff`` (per noise and classifier, the paired RobustErr accuracy difference to the SVM: mean and
+    95 % interval), ``qn`` (QN fits that did not converge, per classifier and noise, and in all), ``n_datasets``,
+    ``n_folds`` and ``n_tasks``.
+    """
+    import pandas as pd
+
+    A_all = arrays(records)
+    if not A_all:
+        return {"table": pd.DataFrame(), "paper_protocol": pd.DataFrame(), "diff": pd.DataFrame(),
+                "qn": pd.DataFrame(), "qn_total": (0, 0), "n_datasets": 0, "n_folds": 0, "n_tasks": 0}
+    rows, prot, diffs, qn = [], [], [], []
+    for noise in NOISES:
+        A = A_all[noise]
+        for metric in METRICS:
+            row = {"noise": NOISE_NAME[noise], "metric": METRIC_NAME[metric]}
+            prow = dict(row)
+            for c in ORDER:
+                held, ok = nested(A["err"][metric][c], A["conv"].get(c))
+                m, h = _mean_ci(np.where(ok, 100 - held, np.nan))
+                row[label(c)] = f"{paper_value(noise, c, metric):.2f} / {m:.2f} ± {h:.2f}"
+                prow[label(c)] = f"{paper_value(noise, c, metric):.2f} / {paper_protocol(A['err'][metric][c]):.2f}"
+            rows.append(row)
+            prot.append(prow)
+        for c in ORDER[:-1]:
+            res, n_bad = _pair(A, noise, "RE", c, "SVM")
+            lo, hi = res["interval"] if res.get("interval") else (np.nan, np.nan)
+            diffs.append({"noise": NOISE_NAME[noise], "classifier": label(c), "mean": res["our_value"],
+                          "low": lo, "high": hi, "pairs": int(A["err"]["RE"][c][..., 0].size - n_bad),
+                          "verdict": res["verdict"]})
+        for c in ORDER:
+            if c in A["conv"]:
+                conv = A["conv"][c]
+                qn.append({"noise": NOISE_NAME[noise], "classifier": label(c), "fits": int(conv.size),
+                           "not converged": int((~conv).sum())})
+    qn = pd.DataFrame(qn)
+    datasets = A_all[NOISES[0]]["datasets"]
+    return {"table": pd.DataFrame(rows).set_index(["noise", "metric"]),
+            "paper_protocol": pd.DataFrame(prot).set_index(["noise", "metric"]),
+            "diff": pd.DataFrame(diffs), "qn": qn,
+            "qn_total": (int(qn["not converged"].sum()), int(qn["fits"].sum())),
+            "n_datasets": len(datasets), "n_folds": int(records[0]["params"]["n_folds"]),
+            "n_tasks": sum(A["n_tasks"] for A in A_all.values())}
+
+
+def by_C(records):
+    """The ablation of the tuned C (from the Table 1 records, nothing recomputed).
+
+    Returns a dict: ``levels`` (rows noise x classifier, columns C: RobustErr accuracy by the paper's protocol
+    with C held at that value, eps still chosen per data set) and ``fixed`` (per noise, C held at 10, the
+    C of the paper's figures: each SOCP's paired RobustErr accuracy difference to the SVM over data sets x
+    folds, eps chosen on the other folds; mean, 95 % interval, and the held-out accuracies).
+    """
+    import pandas as pd
+
+    A_all = arrays(records)
+    if not A_all:
+        return {"levels": pd.DataFrame(), "fixed": pd.DataFrame()}
+    Cs = [float(C) for C in records[0]["params"]["Cs"]]
+    n_eps = len(records[0]["params"]["epss"])
+    levels, fixed = [], []
+    for noise in NOISES:
+        A = A_all[noise]
+        for c in ("SVM", "RSVM_SOCP", "RSVMg_SOCP"):
+            e = A["err"]["RE"][c]
+            row = {"noise": NOISE_NAME[noise], "classifier": label(c)}
+            for i, C in enumerate(Cs):
+                sl = slice(i, i + 1) if c == "SVM" else slice(i * n_eps, (i + 1) * n_eps)
+                row[f"C = {C:g}"] = paper_protocol(e[:, :, sl])
+            levels.append(row)
+        if 10.0 in Cs:
+            i = Cs.index(10.0)
+            svm, _ = nested(A["err"]["RE"]["SVM"][:, :, i:i + 1])
+            for c in ("RSVM_SOCP", "RSVMg_SOCP"):
+                held, _ = nested(A["err"]["RE"][c][:, :, i * n_eps:(i + 1) * n_eps])
+                res = ledger.paired((svm - held).ravel())
+                fixed.append({"noise": NOISE_NAME[noise], "classifier": label(c), "RSVM accuracy": 100 - held.mean(),
+                              "SVM accuracy": 100 - svm.mean(), "difference": res["our_value"],
+                              "low": res["interval"][0], "high": res["interval"][1]})
+    return {"levels": pd.DataFrame(levels).set_index(["noise", "classifier"]), "fixed": pd.DataFrame(fixed)}
