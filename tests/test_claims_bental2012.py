@@ -182,8 +182,12 @@ def test_fig5_slope_n50_from_raw(claims):
 def test_fig5_printed_run_from_raw(claims):
     recs = raw("fig5_convergence", N=50, variant="printed")
     c = claims["fig5-slope-n50"]
+    (sched,) = [r["result"] for r in raw("fig5_convergence", N=50) if "N_s" in r["result"]]
+    assert sched["N_s"][:3] == [333_902, 471_710, 747_325] and sched["s_star"] == 3
+    # the first stage end after s* lies beyond the paper's 2,000,000 steps: the claim's regime is out of reach
+    assert sched["M_s"][sched["s_star"]] > 2_000_000
     if not recs:
-        assert c.verdict == "inconclusive"
+        assert c.verdict == "not reproduced" and c.our_value is None
         return
     r = recs[0]["result"]
     # stage lengths (16e) of the printed schedule, as the paper's formula gives them for this problem
@@ -198,7 +202,7 @@ def test_fig5_n500_did_not_reach_the_regime(claims):
     r = rec["result"]
     assert len(r["M"]) - 1 - r["s_star"] < 2  # fewer than two finished stages from s* on
     assert claims["fig5-slope-n500-tuned-fixed"].verdict == "inconclusive"
-    assert claims["fig5-slope-n500"].verdict == "inconclusive"  # FSS as printed: not run at N = 500
+    assert claims["fig5-slope-n500"].verdict == "not reproduced"  # FSS as printed: no stage after s* within 2e6
 
 
 # --- Fig. 6 and §7.5 -----------------------------------------------------------------------------------------------

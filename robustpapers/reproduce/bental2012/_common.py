@@ -152,3 +152,38 @@ def nested_choice(acc, groups, grid, level):
     d = d.sort_values(keys + [level] + grid, kind="stable")
     best = d.groupby(keys + [level], sort=True)["loo"].idxmax()
     return d.loc[best.to_numpy(), keys + [level, "acc", "ok"]].set_index(keys + [level])
+
+
+def short_solver(algorithm):
+    """A short name for each solver a claim's ``algorithm`` names (for the ledger's solver column)."""
+    if not algorithm:
+        return ""
+    names = []
+    for part in str(algorithm).split(";"):
+        p = part.strip()
+        key = ("FSS as printed" if p.startswith("FSS as printed") else
+               "alternating method + FSS steps" if p.startswith("alternating method") and "FSS steps (" in p else
+               "alternating method" if p.startswith("alternating method") else
+               "FSS on (23)" if p.startswith("FSS on (23)") else
+               "FSS as tuned here, backtracking" if p.startswith("FSS as tuned here") and "backtracking" in p else
+               "FSS as tuned here, paper's step" if p.startswith("FSS as tuned here") else
+               "FSS, paper's step and radius" if p.startswith("FSS with the paper's fixed step") else
+               "cvxpy + Clarabel" if "Clarabel" in p else
+               "LIBSVM" if p.startswith("Nominal-SVM") else
+               "RSVM (quasi-Newton)" if p.startswith("RSVM") else None)
+        if key and key not in names:
+            names.append(key)
+    return "; ".join(names)
+
+
+def ledger_markdown(claims, digits=2):
+    """The ledger (:func:`robustpapers.reproduce.ledger.ledger_table`) with a column naming the solver(s) behind
+    each claim, as a Markdown table."""
+    from ..ledger import ledger_table
+
+    table = ledger_table(claims, digits)
+    if table.empty:
+        return "No claim is judged here yet."
+    table.insert(4, "solver", [short_solver(c.algorithm) for c in claims])
+    esc = table.astype(str).apply(lambda col: col.str.replace("|", "\\|", regex=False))
+    return esc.to_markdown(index=False)

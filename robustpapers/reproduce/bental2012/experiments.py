@@ -225,6 +225,26 @@ FIG6_SOCP_CAP, FIG6_SOCP_MAX_GB = 3600.0, 8.0
 (then not attempted) on the 24 GB machine shared with a second worker."""
 
 
+@task_name("robustpapers.reproduce.bental2012.experiments:printed_schedule_task")
+def printed_schedule_task(N, L, C, kappa, seed, stages=6, distribution="uniform"):
+    """The schedule of FSS as printed on Fig. 5's problem D_U(1, N, L) (the data of :func:`convergence_task`):
+    the constants of §5.3 at R0 = 2C sqrt(n), the stage lengths N_s of (16e) for the first ``stages`` stages and
+    s* of (20). No FSS step is taken."""
+    from types import SimpleNamespace
+
+    from ...core.fss import fss_stage_constants
+
+    ds = make_uncertain_dataset(distribution, N, L, random_state=derive_seed(seed, "conv", N, L))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = ussvm_fss(ds.K_bar, ds.K_stack, ds.y, C, kappa, tol=1e-8, max_iter=1, schedule="theory", R0="paper",
+                        y0="zeros", restrict_y=False, recenter_x=False, restrict_x=True)
+    c = {k: float(v) for k, v in res.constants.items() if v is not None}
+    prob = SimpleNamespace(**{k: c[k] for k in ("L_xy", "L_yy", "Omega_X", "Omega_Y", "theta")})
+    N_s = [int(fss_stage_constants(prob, c["R0"] / 2**s)["N"]) for s in range(stages)]
+    return {"N_s": N_s, "M_s": np.cumsum(N_s).tolist(), "s_star": s_star(c), "constants": c}
+
+
 def fig5_printed_tasks(seed=0):
     """FSS as printed (:func:`convergence_task` with ``variant="printed"``) on Fig. 5's first problem,
     D_U(1, 50, 5) with C = 1, the paper's tolerance 1e-8 and budget of 2,000,000 steps. (Its second problem,

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..ledger import Claim, equivalent, paired, target
 from . import _common as C
+from .experiments import FIG2_SETTINGS, fig2_tasks, robustness_task
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "DISTRIBUTIONS", "records", "claims", "numbers"]
 
@@ -24,6 +25,20 @@ PAPER = C.PAPER
 LABEL = "bental2012 Fig. 2"
 EXPERIMENT = "fig2_robustness"
 VERSION = 6
+#: The sizes of each scale (the paper's, and a small one that runs in seconds).
+SETTINGS = FIG2_SETTINGS
+#: The paper-size sweep is computed piecewise (``scripts/paper_scale.py bental2012 fig2``); a page only reads it.
+LONG = True
+TASK = robustness_task
+
+
+def tasks(scale="paper", seed=0):
+    """Fig. 2's folds at ``scale`` (:func:`~.experiments.fig2_tasks`; USSVM_MN with backtracking steps)."""
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {list(SETTINGS)}, got {scale!r}")
+    return fig2_tasks(SETTINGS[scale], seed)
+
+
 #: The distributions of §7.1.1, as the records name them, and as the paper does.
 DISTRIBUTIONS = {"gaussian": "D_G", "uniform": "D_U", "beta": "D_B"}
 #: The record parameters of each scale (the folds the chapter's pages use).
