@@ -36,16 +36,18 @@ def _hand_loop(est, cv, X, y, fit_args):
 
 
 def _check(est, X, y, fit_args, grid, cv):
+    """cross_val_score (at the estimator's own value of the grid's parameter, the first of the grid) and every
+    candidate of GridSearchCV against the hand-written loop."""
+    name, values = grid
+    est = clone(est).set_params(**{name: values[0]})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        np.testing.assert_allclose(cross_val_score(est, X, y, cv=cv), _hand_loop(est, cv, X, y, fit_args),
-                                   rtol=0, atol=1e-12)
-        name, values = grid
+        by_hand = [_hand_loop(clone(est).set_params(**{name: v}), cv, X, y, fit_args) for v in values]
+        np.testing.assert_allclose(cross_val_score(est, X, y, cv=cv), by_hand[0], rtol=0, atol=1e-12)
         search = GridSearchCV(est, {name: values}, cv=cv, refit=False).fit(X, y)
-        for k, value in enumerate(values):
-            by_hand = _hand_loop(clone(est).set_params(**{name: value}), cv, X, y, fit_args)
+        for k in range(len(values)):
             got = [search.cv_results_[f"split{f}_test_score"][k] for f in range(cv.get_n_splits())]
-            np.testing.assert_allclose(got, by_hand, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(got, by_hand[k], rtol=0, atol=1e-12)
 
 
 def _points(n=30, seed=0, d=3):
@@ -147,7 +149,7 @@ def _missing(n=36, seed=0, n_classes=2):
 @pytest.mark.parametrize("est, grid", [
     (RobustMissingSVC(), ("gamma", [0.0, 1.0])),
     (KernelRobustMissingSVC(C=10.0), ("kernel_gamma", [0.2, 1.0])),
-    (RobustMissingMulticlassSVC(), ("C", [0.1, 1.0])),
+    (RobustMissingMulticlassSVC(), ("C", [1.0, 0.1])),
     (RobustMissingSVR(), ("eta", [0.3, 0.9])),
     (KernelRobustMissingSVR(W=50.0, kernel_gamma=0.5), ("D", [0.1, 1.0])),
 ], ids=lambda v: type(v).__name__ if not isinstance(v, tuple) else v[0])
