@@ -325,14 +325,19 @@ class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstim
         \min_{w, b}\; \sum_m \sigma\|w\|\, f\!\Big(\frac{1 - y_m(w^\top x_m + b)}{\sigma\|w\|}\Big),
         \qquad f(z) = z\Phi(z) + \varphi(z),
 
-    by SGD (Algorithm 1, ``solver="sgd"``) or full-batch L-BFGS (``solver="lbfgs"``, same optimum).
+    by full-batch L-BFGS (``solver="lbfgs"``, the default) or SGD (the thesis's Algorithm 1, ``solver="sgd"``),
+    which reach the same optimum.
     There is no regularisation term: :math:`\sigma` (the noise level) plays its role.
 
     Parameters
     ----------
     sigma : float > 0
         Noise standard deviation.
-    solver : {"sgd", "lbfgs"}
+    solver : {"lbfgs", "sgd"}, default "lbfgs"
+        L-BFGS is the default because it certifies its answer (gradient norm at most ``tol``) and is the faster
+        of the two (300 points in 5 dimensions: 0.1 s against 0.3 s for SGD, which stops on a small relative
+        change of the objective over an epoch, a rule that certifies nothing). SGD, the thesis's algorithm, is
+        opt-in.
     fit_intercept : bool, default True
         Learn a bias outside the norm (the thesis has none).
     eta0 : float
@@ -360,7 +365,7 @@ class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstim
 
     _parameter_constraints = {
         "sigma": [Interval(Real, 0, None, closed="neither")],
-        "solver": [StrOptions(("sgd", "lbfgs"))],
+        "solver": [StrOptions(("lbfgs", "sgd"))],
         "fit_intercept": ["boolean"],
         "eta0": [Interval(Real, 0, None, closed="neither")],
         "average": ["boolean"],
@@ -369,7 +374,7 @@ class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstim
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma=1.0, *, solver="sgd", fit_intercept=True, eta0=1.0, average=False, tol=None,
+    def __init__(self, sigma=1.0, *, solver="lbfgs", fit_intercept=True, eta0=1.0, average=False, tol=None,
                  max_iter=None, random_state=None):
         self.sigma = sigma
         self.solver = solver
