@@ -84,3 +84,44 @@ def paper_name(condition):
     if condition.endswith(" (MNIST for USPS)"):
         return "USPS" + condition[len("digits"):-len(" (MNIST for USPS)")]
     return condition
+
+
+def middle_of_ties(values, atol=1e-12):
+    """Index of the best of ``values`` (validation accuracies along a grid), ties broken toward the middle.
+
+    Where several grid points share the best validation accuracy, the one in the middle of the tied
+    indices is chosen (the lower of the two middle ones for an even count), not the first: on a toy
+    where 19 values of σ tie, the first would be the edge of the grid. Fixed before any test accuracy
+    was seen; it uses the validation accuracies only.
+    """
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 1 or v.size == 0 or not np.all(np.isfinite(v)):
+        raise ValueError(f"values must be a non-empty 1-d array of finite numbers, got {values!r}")
+    tied = np.flatnonzero(v >= v.max() - atol)
+    return int(tied[(len(tied) - 1) // 2])
+
+
+def stop_epoch(objective, tol):
+    """The epoch at which the thesis-style rule (relative change of the objective over an epoch
+    ``<= tol * max(1, G)``, :func:`robustpapers.ginodi2010.guru_sgd`) stops a recorded run, or None."""
+    obj = np.asarray(objective, dtype=float)
+    for k in range(1, obj.size):
+        if abs(obj[k - 1] - obj[k]) / max(1.0, abs(obj[k])) <= tol:
+            return k
+    return None
+
+
+def gap_fraction(objective, optimum, start):
+    """(G − G*) / (G(0) − G*): the fraction of the initial suboptimality left (scale-free where G* ≈ 0)."""
+    return float((objective - optimum) / max(start - optimum, 1e-300))
+
+
+def interval_text(rule, digits=2):
+    """'+0.33 [−0.9, +1.5]' from a rule's our_value and interval (empty parts omitted)."""
+    v, iv = rule.get("our_value"), rule.get("interval")
+    if v is None:
+        return "no value"
+    s = f"{v:+.{digits}f}"
+    if iv is not None:
+        s += f" [{iv[0]:+.{digits}f}, {iv[1]:+.{digits}f}]"
+    return s
