@@ -170,7 +170,7 @@ def claims(records):
     out = []
     for m in MEASURES:
         res = ledger.paired(paired_differences(recs, m, GAMMA_JUDGED), direction=1, runs_per_pair=2)
-        j = GAMMAS.index(GAMMA_JUDGED)
+        j = _gammas(recs).index(GAMMA_JUDGED)
         nom = np.mean([r["result"][f"nominal_{m}"][j] for r in recs]) if recs else float("nan")
         rob = np.mean([r["result"][f"robust_{m}"][j] for r in recs]) if recs else float("nan")
         wins = int(np.sum(paired_differences(recs, m, GAMMA_JUDGED) > 0))
