@@ -106,9 +106,9 @@ def check_psd(K, name="K", tol=PSD_TOL):
     if ev[0] < -tol * max(1.0, abs(ev[-1])):
         raise ValueError(
             f"{name} is not positive semidefinite: smallest eigenvalue {ev[0]:.3g} "
-            f"< -{tol:g} * max(1, |largest| = {abs(ev[-1]):.3g}); if it is PSD up to rounding, pass "
-            f"robustpapers.core.psd_clip({name}) (nearest PSD matrix), or make an indefinite kernel PSD "
-            f"with psd_flip / psd_shift"
+            f"< -{tol:g} * max(1, |largest| = {abs(ev[-1]):.3g}); if it is PSD up to rounding, repair it "
+            f"with robustpapers.core.psd_clip (the nearest PSD matrix); an indefinite similarity can be made "
+            f"PSD with psd_flip or psd_shift"
         )
     return K
 
