@@ -17,7 +17,7 @@ import numpy as np
 import scipy.linalg
 from scipy.optimize import minimize
 from sklearn.svm import SVC
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from ..core import PSD_TOL, SolverResult, Trace, check_binary_labels, check_nonnegative, check_positive
 from ..core.result import ConvergenceWarning
@@ -101,6 +101,16 @@ class USSVMOptions:
     bias_floor: Optional[float] = None
     blas_threads: Optional[int] = 1
     verbose: bool = False
+
+
+_CONTROLLER = []
+
+
+def _blas_limits(limits):
+    """``threadpoolctl``'s limit context, with the library scan (0.2 s) done once per process."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=limits)
 
 
 def _options(options):
@@ -383,7 +393,8 @@ def ussvm(K_bar, K_list, y, C, kappa, p=2, method="auto", *, tol=1e-6, max_iter=
 
     Every method ends with the saddle-point duality certificate: an upper bound
     :math:`U = \tfrac12\hat u^\top K_\eta\hat u + \max_{S_n}(e - YK_\eta\hat u)^\top\alpha \ge \max_{S_n}\phi(\eta,
-    \cdot) \ge \mathrm{OPT}` at some :math:`\eta` (:math:`K_\eta = \bar K + \sum_l\eta_lK_l`, :math:`\hat u = Y\hat\alpha`
+    \cdot) \ge \mathrm{OPT}` at some :math:`\eta` (:math:`K_\eta = \bar K + \sum_l\eta_lK_l`,
+    :math:`\hat u = Y\hat\alpha`
     from LIBSVM on :math:`K_\eta`, also KKT-polished) and the lower bound :math:`F(\alpha) \le \mathrm{OPT}`;
     ``success`` means :math:`U - F(\alpha) \le \mathrm{tol}\,|F(\alpha)|`.
 
@@ -477,7 +488,7 @@ def ussvm(K_bar, K_list, y, C, kappa, p=2, method="auto", *, tol=1e-6, max_iter=
     def certified(F_):
         return cert.U - F_ <= tol * abs(F_)
 
-    with threadpool_limits(limits=o.blas_threads):
+    with _blas_limits(o.blas_threads):
         if o.check_psd is not False:
             _psd_or_raise(K_bar, "K_bar", psd_tol)
             if check_all:
