@@ -156,3 +156,10 @@ def test_psd_tolerance_scales_with_the_dtype():
     # a float32 kernel that is really indefinite is still refused
     with pytest.raises(ValueError, match="not positive semidefinite"):
         check_psd(INDEFINITE.astype(np.float32))
+
+
+def test_rsvm_socp_names_psd_clip_for_an_indefinite_mean_kernel():
+    from robustpapers.bhadra2010 import rsvm
+
+    raises_and_leaves_inputs(r"K_bar \(method='socp' needs a PSD mean kernel\) is not positive semidefinite.*psd_clip",
+                             rsvm, INDEFINITE, Y4, 1.0, np.full((4, 4), 0.01), 1.0, method="socp")

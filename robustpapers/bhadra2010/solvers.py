@@ -20,7 +20,7 @@ from joblib import effective_n_jobs
 from ..core.parallel import parallel_map
 from ..core.seeding import check_random_state
 from ..core import (
-    SolverResult, Trace, check_binary_labels, check_finite_array, check_kernel, check_positive,
+    SolverResult, Trace, check_binary_labels, check_finite_array, check_kernel, check_positive, check_psd,
     is_psd, project_svm_set, psd_clip, support_vectors, svm_dual, warn_not_converged,
 )
 
@@ -1006,8 +1006,7 @@ def _rsvm_fits(K_bar, y, Cs, beta, kappas, method, random_states, *, beta_approx
         if not is_psd(B):
             raise ValueError("beta is not positive semidefinite; method='socp' needs PSD beta (bhadra2010 Theorem 6): "
                              "use beta_approx='psd' (nearest PSD, the paper's §5.1 choice) or method='qn'")
-        if not is_psd(K_bar):
-            raise ValueError("K_bar is not positive semidefinite; method='socp' needs a PSD mean kernel")
+        check_psd(K_bar, "K_bar (method='socp' needs a PSD mean kernel)")  # the message names psd_clip
         for C, kappa in zip(Cs, kappas):
             t0 = time.perf_counter()
             prob, alpha = _socp(K_bar, y, B, kappa, C, tol, verbose)
