@@ -377,7 +377,7 @@ def test_paper_scale_tasks_are_the_paper_settings_and_refuse_bad_requests():
     assert {(t["n_per_class"], t["n_samples"], t["seed"]) for t in tasks} == {(100, 100, 1)}
     # every sweep that fits QN runs it with rsvm's default cap (the QN convergence comparison keeps the earlier one)
     cap = inspect.signature(rsvm).parameters["max_iter"].default
-    for sweep in ("table1", "fig1", "fig3", "qn_starts"):
+    for sweep in ("table1", "fig3", "qn_starts", "qn_socp", "qn_socp_starts"):
         assert {t["qn_max_iter"] for t in paper_scale_tasks(sweep)[1]} == {cap}, sweep
     assert inspect.signature(qn_convergence_task).parameters["qn_max_iter"].default == QN_MAX_ITER_EARLY < cap
     assert QN_MAX_ITER == cap

@@ -60,13 +60,55 @@ NO_CERT = ("The records store no solver status: LIBSVM and cvxpy runs count as c
            "whose convergence was not recorded.")
 
 
-def records(root=None, scale="paper", seed=0):
-    """The paper-protocol records of ``table2_task`` (150 when complete) and the kappa = 0 check
-    (``kappa_zero_task``, quick scale: the only record), as ``{"table2": [...], "kappa0": [...]}``."""
+def _settings():
+    from .protein_experiments import TABLE2_SETTINGS
+
+    return {"quick": TABLE2_SETTINGS["quick"], "paper": TABLE2_SETTINGS["paper"]}
+
+
+#: The sizes of each scale (``robustpapers.reproduce.bhadra2010.protein_experiments.TABLE2_SETTINGS``).
+SETTINGS = _settings()
+
+
+def tasks(scale="paper", seed=0):
+    """The ``table2_task`` parameters at ``scale`` (150 at paper scale: families x negative sets)."""
+    from .protein_experiments import table2_tasks
+
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
+    return table2_tasks(SETTINGS[scale], seed)
+
+
+def __getattr__(name):
+    if name == "TASK":
+        from .protein_experiments import table2_task
+
+        return table2_task
+    raise AttributeError(name)
+
+
+def for_page(scale="quick", seed=0, n_jobs=1, root=None):
+    """The records the page shows at ``scale`` (computed first unless ``scale="paper"``): :func:`records`."""
     if scale != "paper":
-        raise ValueError(f"the claims rest on the paper-protocol records only, got scale={scale!r}")
-    return {"table2": _common.records(EXPERIMENT, root, where=dict(seed=seed, L=50, n_families=15, n_members=10,
-                                                                   n_starts=100)),
+        from ..engine import run_sweep
+        from .protein_experiments import table2_task
+
+        run_sweep(table2_task, tasks(scale, seed), paperkey=PAPER, experiment=EXPERIMENT, version=VERSION,
+                  n_jobs=n_jobs, root=root, progress=False)
+        _common._CACHE.clear()
+    return records(root, scale, seed)
+
+
+def records(root=None, scale="paper", seed=0):
+    """The records of ``table2_task`` at ``scale`` (the paper protocol: 150 when complete), the kappa = 0 check
+    (``kappa_zero_task``, a small problem: the only record) and the unnormalised-kernel run, as
+    ``{"table2": [...], "kappa0": [...], "unnormalised": [...]}``."""
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
+    S = SETTINGS[scale]
+    return {"table2": [r for r in _common.records(EXPERIMENT, root, where=dict(
+                seed=seed, L=S["L"], n_families=S["n_families"], n_members=S["n_members"], n_starts=S["n_starts"]))
+                       if "normalize" not in r["params"]],
             "kappa0": _common.records("table2_kappa0", root, where=dict(seed=seed)),
             "unnormalised": _common.records(UNNORMALISED, root, where=dict(seed=seed, normalize=False))}
 
@@ -294,7 +336,38 @@ def numbers(records):
     if U is not None:
         for m in U["ta"]["RE"]:
             urows.append({"method": m, **{MEASURE_NAME[meas]: cell(held_out(U["ta"][meas][m])) for meas in MEASURES}})
-    return {"table": pd.DataFrame(rows).set_index("method") if rows else pd.DataFrame(),
+    res_ = [r["result"] for r in records["table2"]]
+    beta = ({"principal_share_min": min(r["principal_psd_share"] for r in res_),
+             "rank_one_rel_err_min": min(r["rank_one_rel_err"] for r in res_),
+             "neg_eig_share_min": min(r["neg_eig_share"] for r in res_),
+             "one_positive": sum(r["n_positive_eigs"] == 1 for r in res_)} if res_ else {})
+    qp_socp = (float(max(np.nanmax(np.abs(A["ta"][m]["RSVM_QP"] - A["ta"][m]["RSVM_SOCP"])) for m in MEASURES))
+               if A is not None else float("nan"))
+    return {"beta": beta, "qp_socp_max_diff": qp_socp,
+            "table": pd.DataFrame(rows).set_index("method") if rows else pd.DataFrame(),
             "best": pd.DataFrame(best).set_index("method") if best else pd.DataFrame(),
             "unnormalised": pd.DataFrame(urows).set_index("method") if urows else pd.DataFrame(),
             "n_tasks": A["n_tasks"] if A else 0, "n_unnormalised": U["n_tasks"] if U else 0}
+
+
+def draw(records):
+    """Per family, the held-out TA (grid point chosen on the other families, mean over its negative sets) of each
+    method under the three measures: dots, and their mean (a line)."""
+    import matplotlib.pyplot as plt
+
+    A = arrays(records["table2"])
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6), sharey=True)
+    if A is None:
+        return fig
+    rng = np.random.default_rng(0)  # horizontal jitter of the dots only
+    methods = [m for m in METHODS if m in A["ta"]["ME"]]
+    for ax, meas in zip(axes, MEASURES):
+        for k, m in enumerate(methods):
+            v = held_out(A["ta"][meas][m])
+            ax.scatter(k + rng.uniform(-0.15, 0.15, v.size), v, s=10, alpha=0.5, color="0.4")
+            ax.plot([k - 0.3, k + 0.3], [v.mean()] * 2, color="#d62728", lw=2)
+        ax.set_xticks(range(len(methods)), methods, rotation=60, fontsize=8)
+        ax.set_title(f"{MEASURE_NAME[meas]}: TA per family", fontsize=9)
+    axes[0].set_ylabel("LOO accuracy (%)")
+    fig.tight_layout()
+    return fig
