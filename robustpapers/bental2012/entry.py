@@ -387,8 +387,8 @@ def ussvm(K_bar, K_list, y, C, kappa, p=2, method="auto", *, tol=1e-6, max_iter=
         \phi(\eta, \alpha) = e^\top\alpha - \tfrac12\alpha^\top Y\Big(\bar K + \sum_{l=1}^L \eta_l K_l\Big)Y\alpha,
         \qquad S_n = \{0 \le \alpha \le C,\ y^\top\alpha = 0\}
 
-    (bental2012 eq. (12), the robust counterpart of the SVM (2) under the uncertainty set (10)); the inner
-    minimum is :math:`F(\alpha) = e^\top\alpha - \tfrac12\alpha^\top Y\bar KY\alpha - \tfrac\kappa2\|a(\alpha)\|_q`,
+    (bental2012 eq. (12): the SVM (2) against the worst kernel of the set :math:`\mathcal E(\kappa)` of (11));
+    the inner minimum is :math:`F(\alpha) = e^\top\alpha - \tfrac12\alpha^\top Y\bar KY\alpha - \tfrac\kappa2\|a(\alpha)\|_q`,
     :math:`a_l = \alpha^\top YK_lY\alpha`, :math:`q = p/(p-1)` (§4.2).
 
     Every method ends with the saddle-point duality certificate: an upper bound
@@ -417,7 +417,7 @@ def ussvm(K_bar, K_list, y, C, kappa, p=2, method="auto", *, tol=1e-6, max_iter=
     K_bar : array (n, n), PSD
         The nominal kernel :math:`\bar K`.
     K_list : array (L, n, n) or sequence of (n, n) PSD arrays
-        The uncertainty kernels :math:`K_l` of (10). An (L, n, n) array in float32 or float64 is read in place.
+        The uncertainty kernels :math:`K_l` of (10)-(11). An (L, n, n) array in float32 or float64 is read in place.
     y : array (n,) of +-1
     C : float > 0
     kappa : float >= 0
