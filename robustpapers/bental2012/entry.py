@@ -11,10 +11,11 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, replace
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
 import scipy.linalg
+from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 from sklearn.svm import SVC
 from threadpoolctl import ThreadpoolController
@@ -378,7 +379,9 @@ def _alternating(S, y, C, kappa, p, q, tol, max_iter, o, cert, trace, eta0=None)
     return best[1], best[0], nit
 
 
-def ussvm(K_bar, K_list, y, C, kappa, p=2, method="auto", *, tol=1e-6, max_iter=None, bias="paper", options=None):
+def ussvm(K_bar: ArrayLike, K_list: ArrayLike | Sequence[ArrayLike], y: ArrayLike, C: float, kappa: float,
+          p: float = 2, method: str = "auto", *, tol: float = 1e-6, max_iter: int | None = None, bias: str = "paper",
+          options: USSVMOptions | FSSOptions | None = None) -> SolverResult:
     r"""The robust SVM (12) of bental2012, solved to a certified optimum.
 
     .. math::
