@@ -3,11 +3,17 @@ SHELL := /bin/bash
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+# The newest Python the library supports (pyproject's classifiers): the unit tests run on it too.
+PYENV_ROOT ?= $(HOME)/.pyenv
+PYTHON_NEWEST ?= $(firstword $(wildcard $(PYENV_ROOT)/versions/3.13*/bin/python3.13) python3.13)
+VENV_NEWEST := .venv313
+PY_NEWEST := $(VENV_NEWEST)/bin/python
+STAMP_NEWEST := $(VENV_NEWEST)/.installed
 JB := $(VENV)/bin/jupyter-book
 STAMP := $(VENV)/.installed
 export PYTHONHASHSEED := 0
 
-.PHONY: help install book pages html test test-unit test-notebooks test-nbval test-book test-html reproduce benchmarks clean
+.PHONY: help install install-newest book pages html test test-unit test-unit-newest test-notebooks test-nbval test-book test-html reproduce benchmarks clean
 
 help:
 	@echo "make book       execute every notebook (quick scale, or cached paper scale) into book/ and build _build/html"
@@ -24,6 +30,16 @@ $(STAMP): pyproject.toml requirements-lock.txt
 
 install: $(STAMP)
 
+# The same lock on the newest Python (every pinned package has a wheel for 3.13).
+$(STAMP_NEWEST): pyproject.toml requirements-lock.txt
+	@test -x $(PY_NEWEST) || $(PYTHON_NEWEST) -m venv $(VENV_NEWEST)
+	$(PY_NEWEST) -m pip install --quiet --upgrade "pip>=24"
+	$(PY_NEWEST) -m pip install --quiet -r requirements-lock.txt
+	$(PY_NEWEST) -m pip install --quiet --no-deps -e ".[book,test,structures]"
+	touch $(STAMP_NEWEST)
+
+install-newest: $(STAMP_NEWEST)
+
 pages: $(STAMP)
 	$(PY) -m robustpapers run --all
 
@@ -32,10 +48,17 @@ html: $(STAMP)
 
 book: pages html
 
-test: test-unit test-notebooks test-nbval test-book test-html
+test: test-unit test-unit-newest test-notebooks test-nbval test-book test-html
+
+# The unit tests and the docstring examples of the library.
+UNIT := tests robustpapers --doctest-modules -m "not slow" -q
 
 test-unit: $(STAMP)
-	$(PY) -m pytest tests -m "not slow" -q
+	$(PY) -m pytest $(UNIT)
+
+# The same on the newest supported Python.
+test-unit-newest: $(STAMP_NEWEST)
+	$(PY_NEWEST) -m pytest $(UNIT) -p no:cacheprovider
 
 # Every notebook from scratch at scale="quick", in a temporary folder with an empty cache;
 # the pipeline's own slow tests (a failed run keeps the good page; paper-scale markers); and the cheapest
@@ -64,4 +87,4 @@ benchmarks: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 clean:
-	rm -rf _build .pytest_cache
+	rm -rf _build .pytest_cache build dist
