@@ -182,7 +182,7 @@ def test_fig5_slope_n50_from_raw(claims):
 def test_fig5_printed_run_from_raw(claims):
     recs = raw("fig5_convergence", N=50, variant="printed")
     c = claims["fig5-slope-n50"]
-    (sched,) = [r["result"] for r in raw("fig5_convergence", N=50) if "N_s" in r["result"]]
+    (sched,) = [r["result"] for r in raw("fig5_convergence", N=50) if "M_s" in r["result"]]
     assert sched["N_s"][:3] == [333_902, 471_710, 747_325] and sched["s_star"] == 3
     # the first stage end after s* lies beyond the paper's 2,000,000 steps: the claim's regime is out of reach
     assert sched["M_s"][sched["s_star"]] > 2_000_000
@@ -358,3 +358,25 @@ def test_sec5_chance_from_raw(claims):
         if x["fss_success"]:
             assert x["fss_objective"] - 1e-6 * abs(x["socp_objective"]) <= x["socp_objective"]
             assert x["socp_objective"] <= x["fss_objective"] + x["fss_gap"] + 1e-6 * abs(x["socp_objective"])
+
+
+def test_every_judged_claim_names_a_known_solver(claims):
+    from robustpapers.reproduce.bental2012._common import short_solver
+
+    for c in claims.values():
+        if c.verdict != "not testable here":
+            assert short_solver(c.algorithm), c.id
+    # no claim on USSVM_MN's records calls the alternating method FSS
+    for c in claims.values():
+        if c.algorithm and c.algorithm.startswith("alternating method") and "0 FSS steps" in c.algorithm:
+            assert "FSS as printed" not in c.algorithm, c.id
+
+
+def test_sec7_5_default_ratio_from_raw(claims):
+    path = RESULTS / "benchmarks" / "ussvm_default.json"
+    if not path.exists():
+        pytest.skip("ussvm default benchmark not there")
+    rows = json.loads(path.read_text())["compare"]["rows"]
+    ratio = rows["ussvm_socp (cvxpy + Clarabel)"]["cpu"] / rows["ussvm (default, method='auto')"]["cpu"]
+    c = claims["sec7_5-much-faster-than-socp-n500-ussvm-default"]
+    assert c.our_value == pytest.approx(ratio) and c.algorithm.startswith("alternating method")

@@ -225,7 +225,7 @@ FIG6_SOCP_CAP, FIG6_SOCP_MAX_GB = 3600.0, 8.0
 (then not attempted) on the 24 GB machine shared with a second worker."""
 
 
-@task_name("robustpapers.reproduce.bental2012.experiments:printed_schedule_task")
+@task_name("robustpapers.bental2012.experiments:printed_schedule_task")
 def printed_schedule_task(N, L, C, kappa, seed, stages=6, distribution="uniform"):
     """The schedule of FSS as printed on Fig. 5's problem D_U(1, N, L) (the data of :func:`convergence_task`):
     the constants of §5.3 at R0 = 2C sqrt(n), the stage lengths N_s of (16e) for the first ``stages`` stages and

@@ -30,6 +30,8 @@ PAPER = Cm.PAPER
 LABEL = "bental2012 §7.3 (NominalErr)"
 EXPERIMENT = "nominal_err"
 VERSION = 1
+#: The paper-size tasks are computed once, in the background; a page at paper scale only reads them.
+LONG = True
 #: The two readings of Sigma's diagonal.
 READINGS = ("variance", "std")
 #: The bias rules compared on the USSVM's alpha (record keys and the words the page uses).
@@ -174,7 +176,8 @@ def numbers(recs):
     gen, bias = _frames(recs)
     out = {"missing": sum(r is None for r in recs)}
     if len(gen):
-        out["readings"] = (100 * (1 - gen.groupby(["reading", "C"]).NE.mean())).unstack("C")
+        tab = (100 * (1 - gen.groupby(["reading", "C"]).NE.mean())).unstack("C")
+        out["readings"] = tab.rename(columns=lambda c: f"C = {c:g}")
     if len(bias):
         ok = bias[bias.mn_success]
         cols = {"svm_NE": "Nominal-SVM"} | {f"{r}_NE": f"USSVM, {w}" for r, w in RULES.items()}
