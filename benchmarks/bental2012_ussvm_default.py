@@ -134,7 +134,7 @@ def fss_step_time(ds, C=10.0, kappa=1.0):
     return min(reps)
 
 
-def point(n, L, seed, fss_steps, rank=None):
+def point(n, L, seed, fss_steps, rank=None, dist="gaussian"):
     """One sweep point, in its own process (see the module docstring); prints one JSON line."""
     from robustpapers.bental2012 import make_uncertain_dataset, ussvm, ussvm_fss
 
@@ -142,7 +142,7 @@ def point(n, L, seed, fss_steps, rank=None):
     # Z^l with RANK columns (make_uncertain_kernels(rank=...)): generating full-rank Z^l costs L n^3 flops (minutes
     # at n = 3000, L = 50), far more than the solve; the solver reads the same (L, n, n) stack either way
     rank = min(n, RANK if rank is None else (rank or n))
-    ds = make_uncertain_dataset("gaussian", n // 2, L, random_state=seed, dtype=np.float32, rank=rank)
+    ds = make_uncertain_dataset(dist, n // 2, L, random_state=seed, dtype=np.float32, rank=rank)
     t_gen = time.perf_counter() - t0
     stack_bytes = ds.K_stack.nbytes
     flat = ds.K_stack.reshape(L * n, n)
@@ -161,7 +161,7 @@ def point(n, L, seed, fss_steps, rank=None):
     r = ussvm(ds.K_bar, ds.K_stack, ds.y, 10.0, 1.0)
     t_solve, c_solve = time.perf_counter() - t0, time.process_time() - c0
     peak = _status("VmHWM:")
-    out = dict(n=n, L=L, dtype="float32", Z_rank=rank, stack_bytes=stack_bytes,
+    out = dict(n=n, L=L, distribution=dist, dtype="float32", Z_rank=rank, stack_bytes=stack_bytes,
                solve_extra_bytes=peak - base, generate_time=t_gen, pass_time=t_pass,
                fss_step_time=t_step, fss_step_over_two_passes=t_step / (2 * t_pass),
                time=t_solve, cpu=c_solve, times=r.times, peak_rss_bytes=peak, rss_before_bytes=base, peak_over_stack=peak / stack_bytes,
@@ -201,6 +201,7 @@ def sweep(args):
             if n * n * L > big[0] * big[0] * big[1]:
                 continue
             cmd = [sys.executable, __file__, "--point", f"{n}x{L}", "--seed", str(args.seed), "--rank", str(args.rank),
+                   "--dist", args.dist,
                    "--fss-steps", str(args.fss_steps if n * n * L <= args.fss_max_size else 0)]
             res = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
             line = [ln for ln in res.stdout.splitlines() if ln.startswith("{")]
@@ -231,13 +232,15 @@ def main():
     ap.add_argument("--fss-steps", type=int, default=20, help="FSS steps per sweep point (0: none)")
     ap.add_argument("--fss-max-size", type=float, default=1000 * 1000 * 50, help="FSS only up to n*n*L")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dist", default="gaussian", choices=["gaussian", "uniform", "beta"],
+                    help="entries of Z^l: D_G, D_U or D_B (section 7.1.1)")
     ap.add_argument("--rank", type=int, default=RANK, help="columns of Z^l in the sweep (0: n, the paper's)")
     ap.add_argument("--point", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--out", default=str(OUT))
     args = ap.parse_args()
     if args.point:
         n, L = (int(v) for v in args.point.split("x"))
-        point(n, L, args.seed, args.fss_steps, args.rank)
+        point(n, L, args.seed, args.fss_steps, args.rank, args.dist)
         return
     out = Path(args.out)
     result = json.loads(out.read_text()) if out.exists() else {}
