@@ -413,7 +413,9 @@ def ussvm(K_bar: ArrayLike, K_list: ArrayLike | Sequence[ArrayLike], y: ArrayLik
     - ``"socp"``: :func:`ussvm_socp`, the paper's USSVM_SOCP (eq. (13)), cvxpy + Clarabel, then the certificate.
     - ``"auto"`` (default): the alternating method; if it stops uncertified, FSS started at its best solution,
       then the SOCP (``options.fallback``; the SOCP only for :math:`n \le` ``options.socp_max_n``). If none
-      certifies, a :class:`ConvergenceWarning` names the knob to change.
+      certifies, a :class:`ConvergenceWarning` names the knob to change. The upper bound at a fallback's answer is
+      taken at the worst case :math:`\eta` there; for p = 1 that :math:`\eta` is not unique (ties split evenly), so
+      the certificate of a fallback answer can stay loose for p = 1 even when the answer is optimal.
 
     Parameters
     ----------
