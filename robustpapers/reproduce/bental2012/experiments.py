@@ -264,8 +264,9 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     ``FIG3_SETTINGS["paper"]``: RSVM over the whole eps grid inside each, USSVM_MN's fast variant); ``datasets`` as
     for ``"fig2"``.
     ``"fig5"``: Fig. 5's two problems (:data:`FIG5_PROBLEMS`), each with the paper's fixed step and with
-    backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed), and FSS as
-    printed on the first (:func:`fig5_printed_tasks`).
+    backtracking steps, tolerance 1e-8 and 2,000,000 steps (:func:`convergence_task`, checkpointed). (FSS as
+    printed on the first problem, :func:`fig5_printed_tasks`, is the sweep ``fig5_convergence`` of the artefact
+    module :mod:`~robustpapers.reproduce.bental2012.fig5`.)
     ``"fig6"``: Fig. 6's 24 points (:data:`FIG6_N` x :data:`FIG6_L` x SOCP/MN, :func:`fig6_task`), float32
     kernels from N = 1500, the SOCP capped by :data:`FIG6_SOCP_CAP` and :data:`FIG6_SOCP_MAX_GB`.
     ``"table2_proteins"``: Tables 2-3 and Fig. 7 in the paper's protocol, one :func:`table2_pair_task` per
@@ -304,7 +305,7 @@ def paper_scale_tasks(experiment, seed=0, datasets=None):
     if experiment == "fig5":
         tasks = [dict(prob, kappa=1.0, seed=seed, schedule="adaptive", step=step, tol=1e-8, max_iter=2_000_000)
                  for prob in FIG5_PROBLEMS for step in ("fixed", "backtracking")]
-        return convergence_task, tasks + fig5_printed_tasks(seed), "fig5_convergence", 2
+        return convergence_task, tasks, "fig5_convergence", 2
     if experiment == "fig6":
         tasks = [dict(L=L, N=N, method=method, C=10.0, kappa=1.0, seed=seed, socp_time_limit=FIG6_SOCP_CAP,
                       fss_tol=1e-3, dtype="float32" if N >= 1500 else "float64", socp_max_gb=FIG6_SOCP_MAX_GB)

@@ -34,6 +34,25 @@ PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
 BUDGET, TOL = 2_000_000, 1e-8
 #: The paper's slope after s*.
 SLOPE = -2.0
+#: The run this module adds to the cache: FSS as printed on the first problem (hours of one core, checkpointed;
+#: ``scripts/paper_scale.py bental2012 fig5_convergence`` computes or resumes it).
+LONG = True
+
+
+def tasks(scale="paper", seed=0):
+    """FSS as printed on Fig. 5's first problem (:func:`~.experiments.fig5_printed_tasks`); ``scale`` is accepted
+    for the common signature (the claims are about the paper's problems only)."""
+    from .experiments import fig5_printed_tasks
+
+    return fig5_printed_tasks(seed)
+
+
+def __getattr__(name):  # TASK without importing the experiments at module import
+    if name == "TASK":
+        from .experiments import convergence_task
+
+        return convergence_task
+    raise AttributeError(name)
 
 
 def records(root=None, scale="paper", seed=0):
