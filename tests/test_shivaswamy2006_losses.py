@@ -101,3 +101,43 @@ def test_bad_inputs():
         robust_regression(X, y, factors=F, eta=1.5)
     with pytest.raises(ValueError, match="loss"):
         loss_value([1.0], "l3")
+
+
+# ----------------------------------------------------------------- Table 1: knowledge-based (polyhedral) sets
+def test_polyhedral_svm_equals_the_convex_hull_of_its_vertices():
+    """A polytope given by inequalities (polyhedral_svm, LP duality) and by its vertices (vertex_svm) is the same
+    set, so the two quadratic programs of Table 1 must have the same optimum."""
+    import itertools
+
+    from robustpapers.shivaswamy2006 import polyhedral_svm, vertex_svm
+
+    rng = np.random.default_rng(7)
+    n, d = 10, 3
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    centres = rng.standard_normal((n, d)) + 1.2 * y[:, None]
+    half = rng.uniform(0.1, 0.6, (n, d))
+    A = [np.r_[np.eye(d), -np.eye(d)]] * n
+    c = [np.r_[m + h, -(m - h)] for m, h in zip(centres, half)]
+    V = [np.array([m + np.array(s) * h for s in itertools.product((-1, 1), repeat=d)]) for m, h in zip(centres, half)]
+    p = polyhedral_svm(A, c, y, C=2.0)
+    v = vertex_svm(V, y, C=2.0)
+    assert p.success and v.success
+    assert abs(p.objective - v.objective) < 1e-6 * max(1.0, v.objective)
+    assert np.allclose(p.w, v.w, atol=1e-5) and abs(p.b - v.b) < 1e-5
+    # the multipliers certify (21) on each polytope: -c^T u + y b bounds the worst margin over the vertices from
+    # below (weak duality) and is itself at least 1 - xi
+    for i in range(n):
+        worst = np.min(y[i] * (V[i] @ p.w + p.b))
+        cert = -c[i] @ p.u[i] + y[i] * p.b
+        assert cert <= worst + 1e-6 and cert >= 1 - p.xi[i] - 1e-6
+        assert np.allclose(A[i].T @ p.u[i] + y[i] * p.w, 0, atol=1e-6)
+
+
+def test_polyhedral_svm_bad_inputs():
+    from robustpapers.shivaswamy2006 import polyhedral_svm
+
+    A = [np.eye(2)] * 2
+    with pytest.raises(ValueError, match="one polyhedron per label"):
+        polyhedral_svm(A, [np.ones(2)], np.array([1.0, -1.0]))
+    with pytest.raises(ValueError, match="c\\[1\\]"):
+        polyhedral_svm(A, [np.ones(2), np.ones(3)], np.array([1.0, -1.0]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any, Sequence
 
 import cvxpy as cp
 import numpy as np
@@ -12,11 +13,12 @@ from ..core import SolverResult, check_finite_array, check_positive
 from ._validate import _check_factors, _check_gamma
 from .classification import _solve
 
-__all__ = ["robust_multiclass_svm", "vertex_svm", "calafiore_campi_n", "sample_ellipsoid"]
+__all__ = ["robust_multiclass_svm", "vertex_svm", "polyhedral_svm", "calafiore_campi_n", "sample_ellipsoid"]
 
 
-def robust_multiclass_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200,
-                          verbose=False):
+def robust_multiclass_svm(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, gamma: float = 0.0,
+                          C: float = 1.0, *, factors: np.ndarray | None = None, tol: float = 1e-8,
+                          max_iter: int = 200, verbose: bool = False) -> SolverResult:
     r"""Robust multiclass classifier, shivaswamy2006 eq. (20).
 
     .. math::
@@ -95,7 +97,8 @@ def robust_multiclass_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, 
                         solve_time=solve_time)
 
 
-def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
+def vertex_svm(V: Sequence[Any], y: np.ndarray, C: float = 1.0, *, tol: float = 1e-8, max_iter: int = 200,
+               verbose: bool = False) -> SolverResult:
     r"""Soft-margin SVM whose i-th pattern is a set of points: convex hulls (shivaswamy2006 Table 1) and
     constraint sampling (shivaswamy2006 eq. 23 and section 4.3).
 
@@ -151,7 +154,72 @@ def vertex_svm(V, y, C=1.0, *, tol=1e-8, max_iter=200, verbose=False):
                         nit=nit, message=f"Clarabel: {status}", solve_time=solve_time)
 
 
-def calafiore_campi_n(epsilon, beta, d):
+def polyhedral_svm(A: Sequence[Any], c: Sequence[Any], y: np.ndarray, C: float = 1.0, *, tol: float = 1e-8,
+                   max_iter: int = 200, verbose: bool = False) -> SolverResult:
+    r"""Soft-margin SVM whose i-th pattern is a polyhedral "knowledge" set (shivaswamy2006 Table 1, row
+    "knowledge based SVM"; the sets of Fung et al. 2002): the constraint (21) on
+    :math:`S_i = \{x : A_i x \le c_i\}` (non-empty and bounded).
+
+    .. math::
+
+        \min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i\xi_i\quad\text{s.t.}\quad
+        y_i(\langle w, x\rangle + b) \ge 1 - \xi_i\ \ \forall x\in S_i,\ \xi_i\ge 0,
+
+    made finite by linear-programming duality: :math:`\min_{A_ix\le c_i} y_i\langle w, x\rangle =
+    \max_{u\ge0,\ A_i^\top u = -y_iw} -c_i^\top u`, so (21) holds iff some :math:`u_i \ge 0` has
+    :math:`A_i^\top u_i + y_iw = 0` and :math:`-c_i^\top u_i + y_ib \ge 1 - \xi_i`. A quadratic program, as
+    Table 1 says.
+
+    Parameters
+    ----------
+    A : sequence of ndarray (k_i, d)
+    c : sequence of ndarray (k_i,)
+        The inequalities of each pattern's polyhedron.
+    y : ndarray (n,) in {-1, +1}
+    C : float
+    tol, max_iter, verbose : Clarabel settings.
+
+    Returns
+    -------
+    SolverResult
+        ``w``, ``b``, ``xi``, ``u`` (the multipliers of each polyhedron), ``objective``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> box = lambda lo, hi: (np.r_[np.eye(2), -np.eye(2)], np.r_[hi, -np.asarray(lo)])
+    >>> (A1, c1), (A2, c2) = box([1.0, 0.0], [2.0, 1.0]), box([-2.0, -1.0], [-1.0, 0.0])
+    >>> res = polyhedral_svm([A1, A2], [c1, c2], np.array([1.0, -1.0]), C=10.0)
+    >>> bool(abs(res.w[0] - 1.0) < 1e-3), bool(abs(res.b) < 1e-3)   # the two boxes' gap is [-1, 1] on x_1
+    (True, True)
+    """
+    from ..core import check_binary_labels
+
+    y = check_binary_labels(y)
+    if len(A) != len(y) or len(c) != len(y):
+        raise ValueError(f"A and c must have one polyhedron per label ({len(y)}), got {len(A)} and {len(c)}")
+    A = [check_finite_array(a, name=f"A[{i}]", ndim=2) for i, a in enumerate(A)]
+    c = [check_finite_array(v, name=f"c[{i}]", ndim=1) for i, v in enumerate(c)]
+    d = A[0].shape[1]
+    for i, (a, v) in enumerate(zip(A, c)):
+        if a.shape[1] != d or a.shape[0] != v.shape[0] or a.shape[0] == 0:
+            raise ValueError(f"A[{i}] must be (k, {d}) and c[{i}] of length k, got {a.shape} and {v.shape}")
+    C = check_positive(C, "C")
+    w, b, xi = cp.Variable(d), cp.Variable(), cp.Variable(len(y), nonneg=True)
+    U = [cp.Variable(a.shape[0], nonneg=True) for a in A]
+    cons = []
+    for i, (a, v, u) in enumerate(zip(A, c, U)):
+        cons += [a.T @ u + y[i] * w == 0, -v @ u + y[i] * b >= 1 - xi[i]]
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(xi)), cons)
+    ok, status, nit, solve_time = _solve(prob, "polyhedral_svm", tol, max_iter, verbose)
+    wv = np.asarray(w.value, dtype=float)
+    return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
+                        u=[np.maximum(np.asarray(u.value, dtype=float), 0) for u in U],
+                        objective=float(prob.value), success=ok, status=0 if ok else 1, solver_status=status,
+                        nit=nit, message=f"Clarabel: {status}", solve_time=solve_time)
+
+
+def calafiore_campi_n(epsilon: float, beta: float | np.ndarray, d: int) -> int:
     r"""Sample size of Theorem 3 (Calafiore and Campi), shivaswamy2006 section 4.3.
 
     .. math:: N \ge 2\big[d\,\epsilon^{-1}\log\epsilon^{-1} + \epsilon^{-1}\log\beta^{-1} + d\big]
@@ -182,7 +250,8 @@ def calafiore_campi_n(epsilon, beta, d):
     return int(math.ceil(2 * (d / epsilon * math.log(1 / epsilon) + math.log(1 / beta) / epsilon + d)))
 
 
-def sample_ellipsoid(mean, factor, gamma, size, random_state=None):
+def sample_ellipsoid(mean: Any, factor: Any, gamma: float, size: Any,
+                     random_state: int | np.random.Generator | None = None) -> Any:
     r"""Points uniform in :math:`\mathcal E(\bar x, LL^\top, \gamma) = \{\bar x + \gamma L u: \|u\|\le 1\}`
     (shivaswamy2006 eq. 16), for constraint sampling.
 
