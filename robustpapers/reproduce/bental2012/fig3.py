@@ -166,3 +166,31 @@ def claims(records):
                      artefact=LABEL, paper_value="equal", algorithm=f"{C.SOCP}; {mn_alg}",
                      note=f"{len(df)} tasks; {int((~cert).sum())} with a run not certified. {mn_note}", **res))
     return out
+
+
+def draw(records):
+    """Fig. 3: CV accuracy 100(1 - RE) (left) and 100(1 - ME) (right) per distribution and classifier, at the grid
+    point chosen on the other folds; USSVM_MN's legend names the solver that produced it."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from ...plotting import METHOD_COLORS
+
+    table = numbers(records)["accuracy"] if len(records) else None
+    mn = ("USSVM_MN (alternating method)" if len(records) and int(records.mn_nit.max()) == 0
+          else "USSVM_MN (FSS as tuned here)")
+    names = {"socp": "USSVM_SOCP (Clarabel)", "mn": mn, "rsvm": "RSVM (quasi-Newton)", "svm": "Nominal-SVM (LIBSVM)"}
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.4), sharey=True)
+    dists = list(DISTRIBUTIONS)
+    x = np.arange(len(dists))
+    for ax, meas in zip(axes, ("RE", "ME")):
+        for k, m in enumerate(METHODS):
+            vals = [table.loc[(m, d), meas] if table is not None and (m, d) in table.index else np.nan for d in dists]
+            ax.bar(x + (k - 1.5) * 0.2, vals, 0.2, color=METHOD_COLORS.get(m), label=names[m])
+        ax.set_xticks(x, [DISTRIBUTIONS[d] for d in dists])
+        ax.set_title(f"100(1 - {meas})")
+        ax.set_ylim(0, 105)
+    axes[0].set_ylabel("CV accuracy (%)")
+    axes[0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig

@@ -126,3 +126,30 @@ def claims(records):
                                   f"{socp['cpu_time']:.1f} s (wall {socp['time'] / mn['time']:.1f}x); one run, "
                                   f"L = {setting['L']} of the paper's 200, shared machine.", **res))
     return out
+
+
+def draw(records):
+    """Fig. 4: mean training time (s, log scale) per distribution of USSVM_SOCP, USSVM_MN and RSVM (one value of
+    eps) over the tasks of Fig. 3; USSVM_MN's legend names the solver that produced it."""
+    import matplotlib.pyplot as plt
+
+    from ...plotting import METHOD_COLORS
+
+    sw = records["sweep"]
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    if not len(sw):
+        ax.text(0.5, 0.5, "not cached", transform=ax.transAxes, ha="center")
+        return fig
+    t = times(sw).groupby("distribution")[["t_socp", "t_mn", "t_rsvm"]].mean()
+    mn = "USSVM_MN (alternating method)" if int(sw.mn_nit.max()) == 0 else "USSVM_MN (FSS as tuned here)"
+    names = {"socp": "USSVM_SOCP (Clarabel)", "mn": mn, "rsvm": "RSVM (quasi-Newton, one eps)"}
+    dists = [d for d in ("gaussian", "uniform", "beta") if d in t.index]
+    x = np.arange(len(dists))
+    for k, m in enumerate(("socp", "mn", "rsvm")):
+        ax.bar(x + (k - 1) * 0.25, t.loc[dists, f"t_{m}"], 0.25, color=METHOD_COLORS.get(m), label=names[m])
+    ax.set_xticks(x, [{"gaussian": "D_G", "uniform": "D_U", "beta": "D_B"}[d] for d in dists])
+    ax.set_yscale("log")
+    ax.set_ylabel("mean training time (s)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
