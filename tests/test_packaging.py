@@ -75,3 +75,15 @@ def test_makefile_installs_the_lock():
     assert "pip install --quiet -r requirements-lock.txt" in make
     assert '--no-deps -e ".[book,test,structures]"' in make
 
+
+
+def test_release_files():
+    assert PROJECT["version"] == __import__("robustpapers").__version__
+    assert "BSD 3-Clause License" in (ROOT / "LICENSE").read_text()
+    assert PROJECT["license"] == "BSD-3-Clause" and PROJECT["license-files"] == ["LICENSE"]
+    assert (ROOT / "robustpapers" / "py.typed").exists()
+    assert f"## [{PROJECT['version']}]" in (ROOT / "CHANGELOG.md").read_text()
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["version"] == PROJECT["version"]
+    assert len(cff["references"]) == 5
+    assert "include CHANGELOG.md CITATION.cff LICENSE" in (ROOT / "MANIFEST.in").read_text()
