@@ -3,6 +3,7 @@ and the saddle-point form (23)."""
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import numpy as np
 
@@ -33,7 +34,7 @@ def _check(K_bar, beta, y, C, kappa):
     return K_bar, beta, y, C, kappa, lam, V
 
 
-def chance_objective(alpha, K_bar, beta, y, kappa):
+def chance_objective(alpha: np.ndarray, K_bar: np.ndarray, beta: Any, y: np.ndarray, kappa: float) -> Any:
     r""":math:`G(\alpha) = e^\top\alpha - \tfrac12\alpha^\top Y\bar KY\alpha - \tfrac\kappa2\sqrt{\sum_{ij}\beta_{ij}\alpha_i^2\alpha_j^2}`
     (minus the objective of bental2012 eq. (7)/(22))."""
     alpha = np.asarray(alpha, dtype=float)
@@ -41,7 +42,8 @@ def chance_objective(alpha, K_bar, beta, y, kappa):
     return float(alpha.sum() - 0.5 * u @ K_bar @ u - 0.5 * kappa * math.sqrt(max(float(v @ beta @ v), 0.0)))
 
 
-def chance_socp(K_bar, beta, y, C, kappa, solver="CLARABEL"):
+def chance_socp(K_bar: np.ndarray, beta: Any, y: np.ndarray, C: float, kappa: float, solver: str = "CLARABEL"
+) -> Any:
     r"""The SOCP (22) of bental2012 §5.4 (bhadra2010 Theorem 6) with cvxpy.
 
     .. math::
@@ -78,7 +80,8 @@ def chance_socp(K_bar, beta, y, C, kappa, solver="CLARABEL"):
                         message=msg, trace=Trace(), solver_status=prob.status)
 
 
-def project_orthant_ellipsoid(v, lam, V, r, max_iter=500, tol=1e-12):
+def project_orthant_ellipsoid(v: np.ndarray, lam: float, V: np.ndarray, r: Any, max_iter: int = 500,
+                              tol: float = 1e-12) -> Any:
     r"""Euclidean projection onto :math:`\{\zeta \ge 0,\ \zeta^\top\beta^{-1}\zeta \le r^2\}`
     (:math:`\beta = V\mathrm{diag}(\lambda)V^\top`) by Dykstra's alternating projections, the ellipsoid
     step exact (one-dimensional root in the multiplier); the result is finally scaled into the ellipsoid."""
@@ -116,8 +119,9 @@ def project_orthant_ellipsoid(v, lam, V, r, max_iter=500, tol=1e-12):
     return x * min(1.0, r / s) if s > 0 else x
 
 
-def chance_fss(K_bar, beta, y, C, kappa, *, tol=1e-4, max_iter=20_000, schedule="adaptive", check_every=20,
-               callback=None, verbose=False):
+def chance_fss(K_bar: np.ndarray, beta: Any, y: np.ndarray, C: float, kappa: float, *, tol: float = 1e-4,
+               max_iter: int = 20_000, schedule: str = "adaptive", check_every: int = 20,
+               callback: Callable[..., Any] | None = None, verbose: bool = False) -> Any:
     r"""FSS (bental2012 §5.2) on the saddle-point form (23) of the chance-constrained SVM (22).
 
     .. math::

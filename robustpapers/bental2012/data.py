@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -28,13 +29,14 @@ class UncertainKernelData:
     K_stack: np.ndarray
     info: dict = field(default_factory=dict)
 
-    def kernels(self, rows, cols):
+    def kernels(self, rows: Any, cols: Any) -> Any:
         """``(K_bar[rows][:, cols], K_stack[:, rows][:, :, cols])`` (train/test blocks of the kernels)."""
         rows, cols = np.asarray(rows), np.asarray(cols)
         return self.K_bar[np.ix_(rows, cols)], self.K_stack[:, rows[:, None], cols[None, :]]
 
 
-def make_mixture_data(N, random_state=None, d=None, diagonal="variance"):
+def make_mixture_data(N: Any, random_state: int | np.random.Generator | None = None, d: Any = None,
+                      diagonal: str = "variance") -> tuple[Any, ...]:
     r"""The two-class Gaussian-mixture data of bental2012 §7.1.1.
 
     :math:`d \sim \mathrm{Unif}\{2,\dots,100\}` (unless given); four Gaussians
@@ -97,7 +99,9 @@ def _entries(dist, rng, shape):
     raise ValueError(f"distribution must be one of {DISTRIBUTIONS}, got {dist!r}")
 
 
-def make_uncertain_kernels(K_bar, L, distribution="gaussian", random_state=None, rank=None, dtype=float):
+def make_uncertain_kernels(K_bar: np.ndarray, L: int, distribution: str = "gaussian",
+                           random_state: int | np.random.Generator | None = None, rank: Any = None,
+                           dtype: Any = float) -> np.ndarray:
     r"""The L base kernels :math:`K_l = \bar K + Z^l Z^{l\top}` of bental2012 §7.1.1.
 
     :math:`Z^l_{ij} = l^l_{ij}\,\xi^l_{ij}` with :math:`\xi` Gaussian(0,1), Uniform[-1,1] or
@@ -127,7 +131,9 @@ def make_uncertain_kernels(K_bar, L, distribution="gaussian", random_state=None,
     return out
 
 
-def make_uncertain_dataset(distribution, N, L, random_state=None, d=None, rank=None, dtype=float):
+def make_uncertain_dataset(distribution: Any, N: Any, L: int,
+                           random_state: int | np.random.Generator | None = None, d: Any = None,
+                           rank: Any = None, dtype: Any = float) -> Any:
     """One data set of D_G / D_U / D_B(1, N, L) (bental2012 §7.1.1): mixture data, linear K̄ and L kernels."""
     rng = np.random.default_rng(random_state)
     s1, s2 = rng.integers(0, 2**32, size=2)
@@ -146,7 +152,8 @@ def _family(distribution, S, N, L, random_state, **kw):
     return [make_uncertain_dataset(distribution, N, L, random_state=int(s), **kw) for s in seeds]
 
 
-def D_G(S, N, L, random_state=None, **kw):
+def D_G(S: np.ndarray, N: Any, L: int, random_state: int | np.random.Generator | None = None, **kw: Any
+) -> Any:
     """:math:`D_G(S, N, L)`: S data sets with N points per class and L Gaussian-perturbed kernels (bental2012 §7.1.1).
 
     Examples
@@ -158,17 +165,19 @@ def D_G(S, N, L, random_state=None, **kw):
     return _family("gaussian", S, N, L, random_state, **kw)
 
 
-def D_U(S, N, L, random_state=None, **kw):
+def D_U(S: np.ndarray, N: Any, L: int, random_state: int | np.random.Generator | None = None, **kw: Any
+) -> Any:
     """:math:`D_U(S, N, L)`: as :func:`D_G` with Uniform[-1, 1] entries."""
     return _family("uniform", S, N, L, random_state, **kw)
 
 
-def D_B(S, N, L, random_state=None, **kw):
+def D_B(S: np.ndarray, N: Any, L: int, random_state: int | np.random.Generator | None = None, **kw: Any
+) -> Any:
     """:math:`D_B(S, N, L)`: as :func:`D_G` with centred Beta(0.5, 0.5) entries."""
     return _family("beta", S, N, L, random_state, **kw)
 
 
-def rsvm_support_from_kernels(K_stack):
+def rsvm_support_from_kernels(K_stack: Any) -> tuple[Any, ...]:
     r"""RSVM's support information from a kernel set (bental2012 §7.1.2).
 
     .. math::

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
@@ -92,8 +94,9 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "solver_options": [None, dict, FSSOptions, USSVMOptions],
     }
 
-    def __init__(self, C=1.0, kappa=1.0, p=2, solver="auto", tol=1e-4, max_iter=20_000, bias="paper",
-                 solver_options=None):
+    def __init__(self, C: float = 1.0, kappa: float = 1.0, p: float = 2, solver: str = "auto",
+                 tol: float = 1e-4, max_iter: int = 20_000, bias: str = "paper",
+                 solver_options: dict[str, Any] | None = None) -> None:
         self.C = C
         self.kappa = kappa
         self.p = p
@@ -132,7 +135,7 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(f"X has {X.shape[1]} rows but y has {y.shape[0]} labels")
         return X, y
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> USSVMClassifier:
         """Fit on the training stack ``X`` (L+1, n, n) or ``KernelStack`` and labels ``y`` (two classes)."""
         self._validate_params()
         X, y = self._stack(X, reset=True, y=y)
@@ -177,18 +180,19 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         self.y_signed_ = ypm
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Nominal decision values (rule (25)) on the test stack (L+1, m, n) or kernel (m, n)."""
         check_is_fitted(self)
         X, _ = self._stack(X, reset=False)
         return nominal_decision(X, self.y_signed_, self.alpha_, self.b_)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels by the nominal rule (25)."""
         f = self.decision_function(X)
         return self.classes_[(f > 0).astype(int)]
 
-    def sample_decision_function(self, X, R=100, random_state=None):
+    def sample_decision_function(self, X: np.ndarray, R: int = 100,
+                                 random_state: int | np.random.Generator | None = None) -> Any:
         """Decision values under R kernels drawn from :math:`\\mathcal E(\\kappa)` (rule (26)): (f_nominal, F (R, m))."""
         check_is_fitted(self)
         X, _ = self._stack(X, reset=False)
@@ -196,7 +200,8 @@ class USSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
                                     random_state=random_state)
         return f, F
 
-    def prediction_errors(self, X, y, R=100, random_state=None):
+    def prediction_errors(self, X: np.ndarray, y: np.ndarray, R: int = 100,
+                          random_state: int | np.random.Generator | None = None) -> Any:
         """NominalErr, MajorityErr (27), RobustErr (28) on the test stack ``X`` with labels ``y``."""
         check_is_fitted(self)
         X, _ = self._stack(X, reset=False)

@@ -1,6 +1,8 @@
 """Prediction rules of bental2012 §6.1: the nominal rule (25) and the majority vote (26) over R draws of eta."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core import check_binary_labels, check_finite_array, prediction_errors, sample_positive_lp_ball
@@ -19,7 +21,7 @@ def _split_stack(K_test_stack, n=None):
     return K[0], K[1:]
 
 
-def nominal_decision(K_test_stack, y, alpha, b):
+def nominal_decision(K_test_stack: Any, y: np.ndarray, alpha: np.ndarray, b: Any) -> Any:
     r"""Decision values of the nominal rule (25): :math:`f_t = \sum_i y_i\alpha_i \bar K(x_t, x_i) + b`.
 
     ``K_test_stack`` is (L+1, m, n) with the nominal test kernel first (or just the (m, n) nominal one).
@@ -35,7 +37,8 @@ def nominal_decision(K_test_stack, y, alpha, b):
     return K0 @ (np.asarray(alpha, dtype=float) * y) + float(b)
 
 
-def sampled_decisions(K_test_stack, y, alpha, b, kappa, R=100, p=2, random_state=None):
+def sampled_decisions(K_test_stack: Any, y: np.ndarray, alpha: np.ndarray, b: Any, kappa: float, R: int = 100,
+                      p: float = 2, random_state: int | np.random.Generator | None = None) -> tuple[Any, ...]:
     r"""Decision values under R kernels of :math:`\mathcal E(\kappa)` (the draws behind rule (26)).
 
     .. math::
@@ -62,7 +65,9 @@ def sampled_decisions(K_test_stack, y, alpha, b, kappa, R=100, p=2, random_state
     return f_nom, f_nom[None, :] + eta @ V, eta
 
 
-def evaluate_prediction_rules(K_test_stack, y_test, y_train, alpha, b, kappa, R=100, p=2, random_state=None):
+def evaluate_prediction_rules(K_test_stack: Any, y_test: np.ndarray, y_train: np.ndarray, alpha: np.ndarray,
+                              b: Any, kappa: float, R: int = 100, p: float = 2,
+                              random_state: int | np.random.Generator | None = None) -> Any:
     """NominalErr, MajorityErr (27) and RobustErr (28) of a classifier (alpha, b) on a test stack
     (bental2012 §6.2), through :func:`robustpapers.core.prediction_errors`.
 

@@ -9,6 +9,7 @@ labels :math:`y \\in \\{\\pm 1\\}^n`, :math:`Y = \\mathrm{diag}(y)`, the SVM set
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ __all__ = [
 ]
 
 
-def dual_exponent(p):
+def dual_exponent(p: Any) -> Any:
     """The dual exponent :math:`q = p/(p-1)` of :math:`p \\ge 1` (``inf`` for p = 1, 1 for p = inf)."""
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(p) or p < 1:
         raise ValueError(f"p must be a real number >= 1 (or inf), got {p!r}")
@@ -32,7 +33,7 @@ def dual_exponent(p):
     return p / (p - 1.0)
 
 
-def worst_case_eta(a, kappa, p=2):
+def worst_case_eta(a: np.ndarray, kappa: float, p: float = 2) -> np.ndarray:
     r"""The minimising :math:`\eta` of the inner problem of (12), in closed form.
 
     .. math::
@@ -85,7 +86,7 @@ def worst_case_eta(a, kappa, p=2):
     return eta
 
 
-def kernel_quadratic_forms(K_stack, u):
+def kernel_quadratic_forms(K_stack: Any, u: Any) -> Any:
     """:math:`a_l = u^\\top K_l u` for every kernel of the (L, n, n) stack, in one pass over memory."""
     K_stack = np.asarray(K_stack)
     L, n, _ = K_stack.shape
@@ -93,7 +94,8 @@ def kernel_quadratic_forms(K_stack, u):
     return V @ u
 
 
-def robust_objective(alpha, K_bar, K_stack, y, kappa, p=2):
+def robust_objective(alpha: np.ndarray, K_bar: np.ndarray, K_stack: Any, y: np.ndarray, kappa: float, p: float = 2
+) -> Any:
     r"""The robust dual objective of (12) after the inner minimisation:
 
     .. math::
@@ -118,7 +120,7 @@ def robust_objective(alpha, K_bar, K_stack, y, kappa, p=2):
     return float(alpha.sum() - 0.5 * u @ (np.asarray(K_bar) @ u) - 0.5 * kappa * nrm)
 
 
-def effective_kernel(K_bar, K_stack, eta):
+def effective_kernel(K_bar: np.ndarray, K_stack: Any, eta: np.ndarray) -> np.ndarray:
     r"""The effective kernel :math:`\bar K + \sum_l \eta_l K_l` (bental2012 §4.2); works for (L, m, n) test stacks too."""
     K_stack = np.asarray(K_stack)
     eta = np.asarray(eta, dtype=float)
@@ -127,7 +129,8 @@ def effective_kernel(K_bar, K_stack, eta):
     return np.asarray(K_bar, dtype=float) + np.tensordot(eta, K_stack, axes=(0, 0)).astype(float, copy=False)
 
 
-def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6, floor=0.0):
+def robust_bias(K_eff: Any, y: np.ndarray, alpha: np.ndarray, C: float, rule: str = "paper", rtol: float = 1e-6,
+                floor: float = 0.0) -> Any:
     r"""The bias of the robust classifier on the effective kernel (bental2012 §4.2).
 
     ``rule="paper"`` averages over all support vectors :math:`SV = \{i : \alpha_i > 0\}`
@@ -166,7 +169,8 @@ def robust_bias(K_eff, y, alpha, C, rule="paper", rtol=1e-6, floor=0.0):
     return float(np.mean(g[sv]))
 
 
-def check_ussvm_problem(K_bar, K_list, y, C, kappa, p, psd_tol=PSD_TOL, check_psd_stack=True, dtype=None):
+def check_ussvm_problem(K_bar: np.ndarray, K_list: np.ndarray, y: np.ndarray, C: float, kappa: float, p: Any,
+                        psd_tol: float = PSD_TOL, check_psd_stack: bool = True, dtype: Any = None) -> Any:
     """Validate the data of (12); return ``(K_bar, K_stack, y, C, kappa, q, lam_min, lam_max)``.
 
     ``lam_min`` (clipped at 0) and ``lam_max`` are the extreme eigenvalues of :math:`\\bar K`.
@@ -216,7 +220,7 @@ def check_ussvm_problem(K_bar, K_list, y, C, kappa, p, psd_tol=PSD_TOL, check_ps
     return K_bar, K_stack, y, C, kappa, q, float(max(ev[0], 0.0)), float(ev[-1])
 
 
-def rescale_ussvm(K_bar, K_stack, C, c):
+def rescale_ussvm(K_bar: np.ndarray, K_stack: Any, C: float, c: Any) -> Any:
     r"""The equivalent rescaled robust SVM: kernels divided by ``c > 0``, box bound multiplied by ``c``.
 
     .. math::

@@ -17,6 +17,8 @@ lives with the reproduction, which may combine two papers.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core import check_finite_array
@@ -26,7 +28,7 @@ from .data import rsvm_support_from_kernels
 __all__ = ["rsvm_beta_from_kernels", "rsvm_kappa"]
 
 
-def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
+def rsvm_beta_from_kernels(K_stack: np.ndarray, spread_tol: float = 1e-12) -> tuple[Any, ...]:
     r"""Mean kernel and RSVM's :math:`\beta` from a kernel set (bental2012 §7.1.2 and Theorem 1).
 
     .. math::
@@ -69,7 +71,7 @@ def rsvm_beta_from_kernels(K_stack, spread_tol=1e-12):
     return K_bar, beta_from_kernel_support(K_bar, a, b, spread_tol)
 
 
-def rsvm_kappa(eps):
+def rsvm_kappa(eps: float) -> Any:
     r""":math:`\kappa = \sqrt{2\log(1/\epsilon)}` of bental2012 Theorem 1 / eq. (7) for finite-support noise.
 
     .. math::

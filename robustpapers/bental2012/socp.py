@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -21,8 +22,10 @@ def _factor(K, tol=1e-12):
     return V[:, keep] * np.sqrt(w[keep])
 
 
-def ussvm_socp(K_bar, K_list, y, C, kappa, p=2, *, solver="CLARABEL", formulation="quad_form",
-               bias="paper", solver_opts=None, scale=None, verbose=False):
+def ussvm_socp(K_bar: np.ndarray, K_list: np.ndarray, y: np.ndarray, C: float, kappa: float, p: float = 2, *,
+               solver: str = "CLARABEL", formulation: str = "quad_form", bias: str = "paper",
+               solver_opts: dict[str, Any] | None = None, scale: Any = None, verbose: bool = False
+) -> SolverResult:
     r"""USSVM_SOCP: solve the robust SVM (12) as the conic program (13) with cvxpy.
 
     .. math::

@@ -16,7 +16,7 @@ from .robust import check_ussvm_problem, effective_kernel, robust_bias, robust_o
 __all__ = ["svm_set_linear_max", "ussvm_saddle_problem", "ussvm_fss", "FSSOptions"]
 
 
-def svm_set_linear_max(g, y, C):
+def svm_set_linear_max(g: Any, y: np.ndarray, C: float) -> Any:
     r""":math:`\max_{\alpha \in S_n} g^\top\alpha` for :math:`S_n = \{0 \le \alpha \le C, y^\top\alpha = 0\}`.
 
     By LP duality it equals :math:`\min_b C\sum_i (g_i - b y_i)_+`, a convex piecewise-linear
@@ -106,8 +106,10 @@ class _USSVMOperator:
         return gx, gy
 
 
-def ussvm_saddle_problem(K_bar, K_stack, y, C, kappa, p=2, theta=0.0, lam_max_bar=None, lam_max=None,
-                         certificate="svm", svm_tol=1e-6, restrict_x=False, y_ball=None, polish=False):
+def ussvm_saddle_problem(K_bar: np.ndarray, K_stack: Any, y: np.ndarray, C: float, kappa: float, p: float = 2,
+                         theta: float = 0.0, lam_max_bar: Any = None, lam_max: Any = None,
+                         certificate: str = "svm", svm_tol: float = 1e-6, restrict_x: bool = False,
+                         y_ball: Any = None, polish: bool = False) -> Any:
     r"""The robust SVM (12) as a :class:`SaddlePointProblem` for FSS (bental2012 §5.3).
 
     With :math:`x = \eta/\kappa \in X = \{x \ge 0, \|x\|_p \le 1\}` and :math:`y = \alpha \in Y = S_n`,
@@ -359,8 +361,10 @@ def _fss_options(options, expert):
     return replace(options, **expert) if expert else options
 
 
-def ussvm_fss(K_bar, K_list, y, C, kappa, p=2, *, tol=1e-4, max_iter=20_000, bias="paper", options=None,
-              checkpoint=None, resume=None, **expert):
+def ussvm_fss(K_bar: np.ndarray, K_list: np.ndarray, y: np.ndarray, C: float, kappa: float, p: float = 2, *,
+              tol: float = 1e-4, max_iter: int = 20_000, bias: str = "paper",
+              options: FSSOptions | None = None, checkpoint: Any = None, resume: Any = None, **expert: Any
+) -> SolverResult:
     r"""USSVM_MN: the robust SVM (12) solved by the FSS saddle-point algorithm (bental2012 §5.3).
 
     .. math::

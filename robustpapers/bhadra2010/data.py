@@ -10,6 +10,7 @@ centres by a random hyperplane), and :math:`l_{ij}\sim U(0, 0.25|K_{ij}|)`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ __all__ = ["NOISES", "sample_noise", "sample_kernels", "sample_kernels_support",
 NOISES = ("gaussian", "uniform", "beta0.5", "beta5")
 
 
-def sample_noise(kind, size, rng):
+def sample_noise(kind: Any, size: Any, rng: int | np.random.Generator | None) -> Any:
     r"""Standardised zero-mean noise of bhadra2010 §5.1 / §5.1.3.
 
     ``"gaussian"``: N(0, 1); ``"uniform"``: U[-1/2, 1/2]; ``"beta0.5"``, ``"beta5"``: Beta(p, p) - 1/2
@@ -42,7 +43,9 @@ def sample_noise(kind, size, rng):
     raise ValueError(f"noise kind must be one of {NOISES}, got {kind!r}")
 
 
-def sample_kernels(K_bar, scale, kind, n_samples, random_state=None, symmetric=False):
+def sample_kernels(K_bar: np.ndarray, scale: np.ndarray, kind: Any, n_samples: int,
+                   random_state: int | np.random.Generator | None = None, symmetric: bool = False
+) -> np.ndarray:
     r"""Draw ``n_samples`` kernels :math:`K^s = \bar K + l\circ Z^s` with independent entries :math:`Z^s_{ij}`.
 
     Parameters
@@ -88,7 +91,8 @@ def sample_kernels(K_bar, scale, kind, n_samples, random_state=None, symmetric=F
 _BETA_P = {"uniform": 1.0, "beta0.5": 0.5, "beta5": 5.0}
 
 
-def sample_kernels_support(K_bar, a, b, kind, n_samples, random_state=None):
+def sample_kernels_support(K_bar: np.ndarray, a: np.ndarray, b: np.ndarray, kind: str, n_samples: int,
+                           random_state: int | np.random.Generator | None = None) -> np.ndarray:
     r"""Draw kernels :math:`K^s = \bar K + Z^s` with independent zero-mean :math:`Z^s_{ij} \in [a_{ij}, b_{ij}]`.
 
     The bounded families of bhadra2010 §5.1 are Beta(p, p) laws (uniform: p = 1; ``"beta0.5"``, ``"beta5"``)
@@ -133,7 +137,8 @@ def sample_kernels_support(K_bar, a, b, kind, n_samples, random_state=None):
     return K_bar[None] + a[None] + (b - a)[None] * B
 
 
-def make_mixture(n_per_class, random_state=None, d=None, n_components=4, d_max=100):
+def make_mixture(n_per_class: Any, random_state: int | np.random.Generator | None = None, d: Any = None,
+                 n_components: int = 4, d_max: int = 100) -> tuple[Any, ...]:
     r"""Two-class Gaussian mixture of bental2012 §7.1.1 (used for bhadra2010 §5.1).
 
     :math:`d\sim U\{2..d_{max}\}` (unless given; bental2012 uses :math:`d_{max}=100`); ``n_components`` Gaussians with means
@@ -177,8 +182,9 @@ class SyntheticKernelData:
     noise: str
 
 
-def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.25, random_state=None, d=None,
-                               d_max=100):
+def make_synthetic_kernel_data(n_per_class: int = 100, noise: str = "uniform", scale_factor: float = 0.25,
+                               random_state: int | np.random.Generator | None = None, d: Any = None,
+                               d_max: int = 100) -> Any:
     r"""bhadra2010 §5.1 data: mixture points, linear kernel :math:`K`, scale :math:`l_{ij}=l_{ji}\sim U(0, f|K_{ij}|)`.
 
     The uncertainty description (:func:`support_and_moments`) is then estimated from kernels sampled by
@@ -192,7 +198,7 @@ def make_synthetic_kernel_data(n_per_class=100, noise="uniform", scale_factor=0.
     return SyntheticKernelData(y=y, K=K, scale=scale_factor * np.abs(K) * U, noise=noise)
 
 
-def support_and_moments(K_samples, K_bar=None):
+def support_and_moments(K_samples: Any, K_bar: np.ndarray | None = None) -> Any:
     r"""Estimates of bhadra2010 §5.1 from sampled square kernels: mean :math:`\bar K`, support of :math:`Z=K-\bar K`
     (:math:`a=\min_s K^s-\bar K`, :math:`b=\max_s K^s-\bar K`) and standard deviation :math:`\sigma`.
 

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -97,8 +99,9 @@ class RSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, C=1.0, eps=0.1, noise="finite_support", method="socp", beta_approx=None,
-                 n_starts=20, max_iter=20000, tol=1e-7, random_state=None):
+    def __init__(self, C: float = 1.0, eps: float = 0.1, noise: str = "finite_support", method: str = "socp",
+                 beta_approx: str | None = None, n_starts: int = 20, max_iter: int = 20000, tol: float = 1e-7,
+                 random_state: int | np.random.Generator | None = None) -> None:
         self.C = C
         self.eps = eps
         self.noise = noise
@@ -155,7 +158,8 @@ class RSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"{both} given both in the KernelStack and to fit; pass them once")
         return X.nominal, {k: X.entries.get(k, v) for k, v in given.items()}
 
-    def fit(self, X, y, sigma=None, a=None, b=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, sigma: Any = None, a: Any = None, b: Any = None
+    ) -> RSVMClassifier:
         """Fit on the mean kernel ``X`` (n x n, or a ``KernelStack`` carrying sigma / a, b) with labels ``y``."""
         self._validate_params()
         X, desc = self._unstack(X, dict(sigma=sigma, a=a, b=b))
@@ -186,7 +190,7 @@ class RSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         self.y_signed_ = ys
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Decision values for the test-versus-training kernel ``X`` (m x n_train)."""
         check_is_fitted(self)
         if isinstance(X, KernelStack):
@@ -194,12 +198,12 @@ class RSVMClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, dtype=float, reset=False)
         return rsvm_decision_function(X, self.y_signed_, self.alpha_, self.intercept_)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels for the test-versus-training kernel ``X``."""
         f = self.decision_function(X)
         return self.classes_[(f > 0).astype(int)]
 
-    def prediction_errors(self, K_test, K_test_samples, y):
+    def prediction_errors(self, K_test: np.ndarray, K_test_samples: Any, y: np.ndarray) -> Any:
         """NomErr/NE, MajErr/ME, RobustErr/RE (bhadra2010 eqs. 20, 18, 19) via :func:`robustpapers.core.prediction_errors`.
 
         ``K_test`` (m x n) is the mean test kernel, ``K_test_samples`` (n_s x m x n) the sampled ones

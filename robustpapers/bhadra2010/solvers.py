@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from joblib import effective_n_jobs
@@ -42,7 +43,8 @@ def _sqrt_term(beta, alpha):
     return float(np.sqrt(max(a2 @ beta @ a2, 0.0)))
 
 
-def rsvm_constraint_value(K_bar, y, beta, kappa, alpha):
+def rsvm_constraint_value(K_bar: np.ndarray, y: np.ndarray, beta: np.ndarray, kappa: float, alpha: np.ndarray
+) -> float:
     r"""Left side of the constraint of bhadra2010 eq. (15) (bental2012 eq. 7): the smallest feasible t at ``alpha``.
 
     .. math::
@@ -71,7 +73,7 @@ def rsvm_constraint_value(K_bar, y, beta, kappa, alpha):
     return float(ya @ K_bar @ ya + kappa * _sqrt_term(beta, alpha))
 
 
-def rsvm_objective(K_bar, y, beta, kappa, alpha):
+def rsvm_objective(K_bar: np.ndarray, y: np.ndarray, beta: Any, kappa: float, alpha: np.ndarray) -> Any:
     r"""The objective of bhadra2010 eq. (15) / bental2012 eq. (7), as a maximisation, at ``alpha``.
 
     .. math::
@@ -88,7 +90,8 @@ def rsvm_objective(K_bar, y, beta, kappa, alpha):
     return float(np.sum(alpha) - 0.5 * rsvm_constraint_value(K_bar, y, beta, kappa, alpha))
 
 
-def rsvm_kkt_residual(K_bar, y, beta, kappa, C, alpha, rtol=1e-3):
+def rsvm_kkt_residual(K_bar: np.ndarray, y: np.ndarray, beta: np.ndarray, kappa: float, C: float,
+                      alpha: np.ndarray, rtol: float = 1e-3) -> float:
     r"""Stationarity of ``alpha`` for bhadra2010 eq. (15): the smallest KKT violation over the bias multiplier b.
 
     With :math:`f(\alpha) = \tfrac12 t(\alpha) - e^\top\alpha` (:func:`rsvm_constraint_value`) minimised over
@@ -157,7 +160,7 @@ def rsvm_kkt_residual(K_bar, y, beta, kappa, C, alpha, rtol=1e-3):
     return float(max(0.0, (inc.max() + dec.max()) / 2))
 
 
-def rank_one_factor(beta, rtol=1e-8):
+def rank_one_factor(beta: Any, rtol: float = 1e-8) -> Any:
     r"""The vector :math:`b\ge0` with :math:`\beta = bb^\top`, or ``ValueError`` if beta is not rank one.
 
     A non-negative rank-one symmetric matrix has :math:`b_i=\sqrt{\beta_{ii}}` (Theorem 4);
@@ -174,7 +177,7 @@ def rank_one_factor(beta, rtol=1e-8):
     return d
 
 
-def principal_rank_one(beta):
+def principal_rank_one(beta: Any) -> Any:
     r"""The paper's rank-one approximation (bhadra2010 §5.1): :math:`\beta\approx\lambda_{\max}vv^\top`, returned as :math:`b=\sqrt{\lambda_{\max}}|v|`.
 
     For a non-negative symmetric beta the principal eigenvector can be taken non-negative (Perron-Frobenius).
@@ -183,7 +186,7 @@ def principal_rank_one(beta):
     return np.sqrt(max(w[-1], 0.0)) * np.abs(V[:, -1])
 
 
-def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
+def robust_bias(K_bar: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float, sv_tol: float = 1e-4) -> Any:
     r"""The bias rule of bhadra2010 §3 over all support vectors SV = {alpha_i > sv_tol * C}.
 
     .. math::
@@ -211,7 +214,7 @@ def robust_bias(K_bar, y, alpha, C, sv_tol=1e-4):
     return float(np.mean(y[sv] - f))
 
 
-def rsvm_decision_function(K_test, y, alpha, b):
+def rsvm_decision_function(K_test: np.ndarray, y: np.ndarray, alpha: np.ndarray, b: Any) -> Any:
     r"""Decision values :math:`f_t = \sum_{j} \alpha_j y_j K_{tj} + b` (bhadra2010 §3–4); ``K_test`` of shape (..., m, n).
 
     A stack of sampled kernels (n_s, m, n) gives the (n_s, m) decisions :math:`f^s_t` of bhadra2010 §4.
@@ -243,7 +246,8 @@ def _rowmat(M, A):
     return np.matmul(M, A[:, :, None])[:, :, 0]
 
 
-def qn_penalty(alpha, K_bar, y, beta, kappa, C, penalty):
+def qn_penalty(alpha: np.ndarray, K_bar: np.ndarray, y: np.ndarray, beta: Any, kappa: float, C: float,
+               penalty: float) -> Any:
     r"""Square-penalty function of bhadra2010 eq. (17) and its gradient (our reconstruction).
 
     .. math::
@@ -768,9 +772,12 @@ def _as_beta(beta, n):
     return (arr + arr.T) / 2, "matrix"
 
 
-def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=100, penalty=1e5,
-         tol=1e-7, max_iter=20000, random_state=None, n_jobs=1, bias="robust", sv_tol=1e-4,
-         qn_scaling="ray", qn_line_search="exact", qn_batch=None, callback=None, verbose=False):
+def rsvm(K_bar: np.ndarray, y: np.ndarray, C: float, beta: float | np.ndarray, kappa: float,
+         method: str = "socp", *, beta_approx: str | None = None, n_starts: int = 100, penalty: float = 1e5,
+         tol: float = 1e-7, max_iter: int = 20000, random_state: int | np.random.Generator | None = None,
+         n_jobs: int = 1, bias: str = "robust", sv_tol: float = 1e-4, qn_scaling: str = "ray",
+         qn_line_search: str = "exact", qn_batch: int | None = None,
+         callback: Callable[..., Any] | None = None, verbose: bool = False) -> SolverResult:
     r"""Robust SVM for uncertain kernel entries (bhadra2010 eq. 15 = bental2012 eq. 7).
 
     .. math::
@@ -885,9 +892,11 @@ def rsvm(K_bar, y, C, beta, kappa, method="socp", *, beta_approx=None, n_starts=
                       callback=callback, verbose=verbose)[0]
 
 
-def rsvm_many(K_bar, y, Cs, beta, kappas, method="qn", *, random_states=None, beta_approx=None, n_starts=100,
-              penalty=1e5, tol=1e-7, max_iter=20000, n_jobs=1, bias="robust", sv_tol=1e-4, qn_scaling="ray",
-              qn_line_search="exact", qn_batch=None, verbose=False):
+def rsvm_many(K_bar: np.ndarray, y: np.ndarray, Cs: Any, beta: Any, kappas: Any, method: str = "qn", *,
+              random_states: Sequence[Any] | None = None, beta_approx: Any = None, n_starts: int = 100,
+              penalty: float = 1e5, tol: float = 1e-7, max_iter: int = 20000, n_jobs: int = 1,
+              bias: str = "robust", sv_tol: float = 1e-4, qn_scaling: str = "ray",
+              qn_line_search: str = "exact", qn_batch: Any = None, verbose: bool = False) -> list[Any]:
     r""":func:`rsvm` at several (C, kappa) on one kernel: a list of the results that
     ``[rsvm(K_bar, y, C, beta, kappa, method, random_state=r, ...) for C, kappa, r in zip(Cs, kappas,
     random_states)]`` returns, to the last bit.

@@ -7,6 +7,8 @@ function, which is concave and smooth, and certifies every answer with a duality
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 from scipy.linalg.lapack import dlasd4 as _dlasd4
 
@@ -77,7 +79,7 @@ def _oracle(alpha, y, w0, V0, rho, exact=False):
     return f, grad
 
 
-def dual_value(K0, y, alpha, rho):
+def dual_value(K0: Any, y: np.ndarray, alpha: np.ndarray, rho: float) -> tuple[Any, ...]:
     r"""The concave function maximised by the Indefinite SVM, :math:`f(\alpha)=\min_{K\succeq0}S(\alpha,K)`.
 
     With :math:`v = Y\alpha`, :math:`M = K_0 + vv^\top/(4\rho)` and the minimiser
@@ -110,7 +112,7 @@ def dual_value(K0, y, alpha, rho):
     return _oracle(np.asarray(alpha, float), y, w0, V0, rho, exact=True)
 
 
-def frank_wolfe_gap(grad, alpha, y, C):
+def frank_wolfe_gap(grad: np.ndarray, alpha: np.ndarray, y: np.ndarray, C: float) -> Any:
     r"""The Frank-Wolfe gap over the SVM set :math:`\mathcal A = \{0\le\alpha\le C,\ y^\top\alpha=0\}`.
 
     .. math::
@@ -142,7 +144,9 @@ def frank_wolfe_gap(grad, alpha, y, C):
     return C * float(np.min(d)) - float(g @ alpha)
 
 
-def indefinite_svm_apg(K0, y, C, rho, tol=1e-5, max_iter=20000, *, alpha0=None, rel_tol=0.0, callback=None):
+def indefinite_svm_apg(K0: np.ndarray, y: np.ndarray, C: float, rho: float, tol: float = 1e-5,
+                       max_iter: int = 20000, *, alpha0: np.ndarray | None = None, rel_tol: float = 0.0,
+                       callback: Callable[..., Any] | None = None) -> SolverResult:
     r"""Train an SVM on an indefinite kernel by accelerated projected gradient with a Frank-Wolfe certificate
     (APG-FW; not the paper's algorithm).
 

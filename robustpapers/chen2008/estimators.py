@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -121,9 +123,10 @@ class IndefiniteSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
         "solver": [StrOptions(("apg", "algorithm1"))],
     }
 
-    def __init__(self, method="siqclp", kernel="rbf", C=1.0, rho=1.0, gamma=None, tol=1e-5,
-                 max_iter=2000, prune=True, max_kernels=None, slack_tol=0.0, active_tol=1e-6,
-                 master_start="auto", solver="apg"):
+    def __init__(self, method: str = "siqclp", kernel: Callable[..., Any] | str = "rbf", C: float = 1.0,
+                 rho: float = 1.0, gamma: float | None = None, tol: float = 1e-5, max_iter: int = 2000,
+                 prune: bool = True, max_kernels: int | None = None, slack_tol: float = 0.0,
+                 active_tol: float = 1e-6, master_start: str = "auto", solver: str = "apg") -> None:
         self.method = method
         self.kernel = kernel
         self.C = C
@@ -208,7 +211,7 @@ class IndefiniteSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
         self.dual_coef_ = self.alpha_ * yy
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Decision values :math:`\\sum_i y_i\\alpha_i K_0(x, x_i) + b` (positive: ``classes_[1]``)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=float, reset=False)
@@ -220,7 +223,7 @@ class IndefiniteSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
             Kt = self._kernel_fn()(X, self.X_fit_)
         return Kt @ self.dual_coef_ + self.intercept_
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted classes: ``classes_[1]`` where the decision value is positive."""
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]

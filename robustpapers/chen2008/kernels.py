@@ -1,6 +1,8 @@
 """Indefinite kernels of chen2008 Sec. 6.1 and the spectrum baselines (Denoise, Flip, Shift)."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -12,7 +14,8 @@ __all__ = ["perturbed_gaussian_kernel", "spectrum_stats", "transform_kernel", "S
 SPECTRUM_METHODS = ("denoise", "flip", "shift", "svm")
 
 
-def perturbed_gaussian_kernel(X, gamma, xi, random_state=None):
+def perturbed_gaussian_kernel(X: np.ndarray, gamma: float, xi: float,
+                              random_state: int | np.random.Generator | None = None) -> Any:
     r"""Indefinite kernel of chen2008 Sec. 6.1: a Gaussian kernel plus a symmetric perturbation.
 
     .. math::
@@ -45,7 +48,7 @@ def perturbed_gaussian_kernel(X, gamma, xi, random_state=None):
     return K + xi * (E + E.T) / 2
 
 
-def spectrum_stats(K):
+def spectrum_stats(K: np.ndarray) -> Any:
     """Eigenvalue statistics reported in chen2008 Table 1.
 
     Returns a dict: ``n_neg``, ``n_pos`` (numbers of negative / positive eigenvalues),
@@ -62,7 +65,7 @@ def spectrum_stats(K):
                 lambda_max=float(w[-1]), ratio=float(abs(w[-1] / w[0])) if w[0] != 0 else float("inf"))
 
 
-def transform_kernel(K, method):
+def transform_kernel(K: np.ndarray, method: str) -> Any:
     r"""The training kernel of a spectrum baseline (chen2008 Sec. 1 and Table 1).
 
     With :math:`K = V\,\mathrm{diag}(\lambda)\,V^\top`:

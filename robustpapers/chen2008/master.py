@@ -14,6 +14,8 @@ multipliers of the quadratic constraints are exactly the MKL weights theta of eq
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy.linalg import get_lapack_funcs, lu_factor, lu_solve
 
@@ -29,7 +31,8 @@ def _central_alpha(y, C):
     return 0.5 * C * a / max(npos, nneg)
 
 
-def solve_master(Q, c, y, C, alpha0=None, tol=1e-10, max_iter=200):
+def solve_master(Q: np.ndarray, c: np.ndarray, y: np.ndarray, C: float, alpha0: np.ndarray | None = None,
+                 tol: float = 1e-10, max_iter: int = 200) -> dict[str, Any]:
     r"""Solve the restricted master problem (chen2008 eq. (7)).
 
     .. math::

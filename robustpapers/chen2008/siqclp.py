@@ -10,6 +10,7 @@ inactive constraints (Sec. 4.2), checking Lemma 4.1 (the upper bound never incre
 from __future__ import annotations
 
 import time
+from typing import Any, Callable
 
 import numpy as np
 from scipy.linalg.lapack import dlasd4 as _dlasd4
@@ -23,7 +24,7 @@ from .master import solve_master
 __all__ = ["siqclp_objective", "most_violated_kernel", "indefinite_svm"]
 
 
-def siqclp_objective(alpha, K, K0, y, rho):
+def siqclp_objective(alpha: np.ndarray, K: np.ndarray, K0: Any, y: np.ndarray, rho: float) -> Any:
     r"""The saddle function :math:`S(\alpha, K)` of chen2008 eq. (3).
 
     .. math::
@@ -41,7 +42,8 @@ def siqclp_objective(alpha, K, K0, y, rho):
     return float(np.sum(alpha) - 0.5 * ya @ K @ ya + rho * np.sum((K - K0) ** 2))
 
 
-def most_violated_kernel(K0, y, alpha, rho, return_eigh=False):
+def most_violated_kernel(K0: np.ndarray, y: np.ndarray, alpha: np.ndarray, rho: float, return_eigh: bool = False
+) -> Any:
     r"""The kernel minimising :math:`S(\alpha, \cdot)` over PSD matrices (chen2008 eqs. (8)-(9)).
 
     .. math::
@@ -188,9 +190,10 @@ def _master_auto(Q, c, y, C, alpha, tol, counts, state, probe):
     return ms
 
 
-def indefinite_svm(K0, y, C, rho, tol=1e-5, prune=True, max_iter=2000, *, active_tol=1e-6,
-                   slack_tol=0.0, max_kernels=None, master_tol=1e-10, master_start="auto", callback=None,
-                   verbose=False):
+def indefinite_svm(K0: np.ndarray, y: np.ndarray, C: float, rho: float, tol: float = 1e-5, prune: bool = True,
+                   max_iter: int = 2000, *, active_tol: float = 1e-6, slack_tol: float = 0.0,
+                   max_kernels: int | None = None, master_tol: float = 1e-10, master_start: str = "auto",
+                   callback: Callable[..., Any] | None = None, verbose: bool = False) -> SolverResult:
     r"""Train an SVM on an indefinite kernel by the exchange method (chen2008 Algorithm 1).
 
     Solves the max-min problem (chen2008 eq. (2)), equivalently the SIQCLP (6):

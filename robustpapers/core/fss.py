@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -93,7 +93,7 @@ class SaddlePointProblem:
     lower: Optional[Callable] = None
 
 
-def fss_stage_constants(problem, R):
+def fss_stage_constants(problem: Any, R: float) -> dict[str, Any]:
     """The stage constants (16 b, c, e) for radius ``R``: a dict with ``calL, tau, alpha, beta, N, step_x, step_y``.
 
     ``step_x = Omega_X tau / alpha`` and ``step_y = Omega_Y R^2 tau / beta`` are the
@@ -116,10 +116,13 @@ def fss_stage_constants(problem, R):
                 step_x=step_x, step_y=step_y)
 
 
-def fss_saddle(problem, y0, R0, *, tol=1e-6, max_iter=100_000, max_stages=60, schedule="theory",
-               check_every=50, min_stage_iter=10, relative=False, step="fixed", step_grow=1.5, step_max=1e3,
-               x_cert=None, recenter_x=False, checkpoint=None, checkpoint_every=600.0, resume=None,
-               callback=None, verbose=False):
+def fss_saddle(problem: SaddlePointProblem, y0: np.ndarray, R0: float, *, tol: float = 1e-6,
+               max_iter: int = 100_000, max_stages: int = 60, schedule: str = "theory", check_every: int = 50,
+               min_stage_iter: int = 10, relative: bool = False, step: str = "fixed", step_grow: float = 1.5,
+               step_max: float = 1e3, x_cert: np.ndarray | None = None, recenter_x: bool = False,
+               checkpoint: Callable[..., Any] | None = None, checkpoint_every: float = 600.0,
+               resume: dict[str, Any] | None = None, callback: Callable[..., Any] | None = None,
+               verbose: bool = False) -> SolverResult:
     r"""Solve :math:`\min_{x\in X}\max_{y\in Y}\phi(x,y)` by FSS (bental2012 §5.2).
 
     .. math::

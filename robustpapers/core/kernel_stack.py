@@ -10,6 +10,8 @@ matrix to fit and the block ``K[test][:, train]`` to score, exactly as they do f
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .validation import check_finite_array
@@ -55,7 +57,7 @@ class KernelStack:
     True
     """
 
-    def __init__(self, kernels, **entries):
+    def __init__(self, kernels: np.ndarray, **entries: Any) -> None:
         if isinstance(kernels, (list, tuple)):
             kernels = np.stack([check_finite_array(k, "kernels[{}]".format(i), ndim=2) for i, k in enumerate(kernels)])
         K = check_finite_array(kernels, "kernels")

@@ -1,6 +1,8 @@
 """Kernels and positive-semidefinite helpers."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from sklearn.metrics import pairwise
 
@@ -22,7 +24,7 @@ PSD_TOL = 1e-8
 PSD_EPS_FACTOR = 100.0
 
 
-def psd_tolerance(dtype=np.float64, tol=PSD_TOL):
+def psd_tolerance(dtype: Any = np.float64, tol: float = PSD_TOL) -> Any:
     r"""Relative tolerance of the PSD check for a matrix stored in ``dtype``: :math:`\max(\mathrm{tol}, 100\,\epsilon)`.
 
     :math:`\epsilon` is the machine epsilon of a floating ``dtype`` (float64: the tolerance stays
@@ -42,17 +44,18 @@ def _dtype_of(K):
     return K.dtype if isinstance(K, np.ndarray) else np.asarray(K).dtype
 
 
-def linear_kernel(X, Y=None):
+def linear_kernel(X: np.ndarray, Y: np.ndarray | None = None) -> Any:
     """Linear kernel :math:`K_{ij} = x_i^\\top y_j`."""
     return pairwise.linear_kernel(check_finite_array(X, "X", 2), None if Y is None else check_finite_array(Y, "Y", 2))
 
 
-def rbf_kernel(X, Y=None, gamma=None):
+def rbf_kernel(X: np.ndarray, Y: np.ndarray | None = None, gamma: Any = None) -> Any:
     """Gaussian kernel :math:`K_{ij} = \\exp(-\\gamma \\|x_i - y_j\\|^2)` (default gamma = 1/d)."""
     return pairwise.rbf_kernel(check_finite_array(X, "X", 2), None if Y is None else check_finite_array(Y, "Y", 2), gamma=gamma)
 
 
-def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1.0):
+def polynomial_kernel(X: np.ndarray, Y: np.ndarray | None = None, degree: int = 3, gamma: Any = None,
+                      coef0: float = 1.0) -> Any:
     """Polynomial kernel :math:`K_{ij} = (\\gamma x_i^\\top y_j + c_0)^{d}`."""
     return pairwise.polynomial_kernel(check_finite_array(X, "X", 2), None if Y is None else check_finite_array(Y, "Y", 2),
                                       degree=degree, gamma=gamma, coef0=coef0)
@@ -61,7 +64,7 @@ def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1.0):
 _KERNELS = {"linear": linear_kernel, "rbf": rbf_kernel, "poly": polynomial_kernel, "polynomial": polynomial_kernel}
 
 
-def make_kernel(name, **params):
+def make_kernel(name: Any, **params: Any) -> Any:
     """Return the kernel function called ``name`` ('linear', 'rbf', 'poly') with ``params`` bound."""
     if name not in _KERNELS:
         raise ValueError(f"unknown kernel {name!r}; choose one of {sorted(_KERNELS)}")
@@ -74,13 +77,13 @@ def _eigh_sym(K, name):
     return np.linalg.eigh((K + K.T) / 2)
 
 
-def min_eigenvalue(K):
+def min_eigenvalue(K: np.ndarray) -> Any:
     """Smallest eigenvalue of the symmetric part of ``K``."""
     K = check_kernel(K, symmetric=True)
     return float(np.linalg.eigvalsh((K + K.T) / 2)[0])
 
 
-def is_psd(K, tol=PSD_TOL):
+def is_psd(K: np.ndarray, tol: float = PSD_TOL) -> Any:
     """True if ``K`` is symmetric with :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)`.
 
     ``tol`` is widened to :func:`psd_tolerance` of ``K``'s dtype (float32: 1.2e-5).
@@ -91,7 +94,7 @@ def is_psd(K, tol=PSD_TOL):
     return bool(ev[0] >= -tol * max(1.0, abs(ev[-1])))
 
 
-def check_psd(K, name="K", tol=PSD_TOL):
+def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> Any:
     """Validate that ``K`` is a finite symmetric PSD matrix; return it as a float64 array.
 
     The test is :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)` with ``tol``
@@ -113,19 +116,19 @@ def check_psd(K, name="K", tol=PSD_TOL):
     return K
 
 
-def psd_clip(K):
+def psd_clip(K: np.ndarray) -> Any:
     """Denoise: set the negative eigenvalues of ``K`` to zero (nearest PSD matrix in Frobenius norm)."""
     w, V = _eigh_sym(K, "K")
     return (V * np.maximum(w, 0.0)) @ V.T
 
 
-def psd_flip(K):
+def psd_flip(K: np.ndarray) -> Any:
     """Flip: replace each eigenvalue by its absolute value."""
     w, V = _eigh_sym(K, "K")
     return (V * np.abs(w)) @ V.T
 
 
-def psd_shift(K):
+def psd_shift(K: np.ndarray) -> Any:
     """Shift: add :math:`|\\lambda_{\\min}| I` when :math:`\\lambda_{\\min} < 0` (unchanged otherwise)."""
     K = check_kernel(K, name="K", symmetric=True)
     lam = float(np.linalg.eigvalsh((K + K.T) / 2)[0])

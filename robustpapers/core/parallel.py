@@ -1,12 +1,15 @@
 """The execution backend shared by solvers and sweeps: joblib processes or a Dask cluster."""
 from __future__ import annotations
 
+from typing import Any, Callable, Iterable
+
 import numpy as np
 
 __all__ = ["parallel_map"]
 
 
-def parallel_map(func, items, *, n_jobs=1, scheduler=None, progress=False, label=None):
+def parallel_map(func: Callable[..., Any], items: Iterable[Any], *, n_jobs: int = 1,
+                 scheduler: str | None = None, progress: bool = False, label: str | None = None) -> list[Any]:
     """``[func(item) for item in items]``, run by joblib processes or on a Dask cluster; nothing is cached.
 
     The execution backend of :func:`~robustpapers.reproduce.engine.run_sweep`, for tasks whose results are arrays used at once

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 
@@ -47,14 +48,15 @@ class Interval:
         Accept ``inf`` (when the interval is unbounded on that side); otherwise the number must be finite.
     """
 
-    def __init__(self, kind, left, right, closed="both", allow_inf=False):
+    def __init__(self, kind: Any, left: float | None, right: float | None, closed: str = "both",
+                 allow_inf: bool = False) -> None:
         if kind not in (numbers.Real, numbers.Integral):
             raise ValueError(f"kind must be numbers.Real or numbers.Integral, got {kind!r}")
         if closed not in ("both", "left", "right", "neither"):
             raise ValueError(f"closed must be 'both', 'left', 'right' or 'neither', got {closed!r}")
         self.kind, self.left, self.right, self.closed, self.allow_inf = kind, left, right, closed, allow_inf
 
-    def is_satisfied_by(self, value):
+    def is_satisfied_by(self, value: Any) -> Any:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, self.kind):
             return False
         v = float(value)
@@ -79,10 +81,10 @@ class Interval:
 class StrOptions:
     """One of a fixed set of strings."""
 
-    def __init__(self, options):
+    def __init__(self, options: Any) -> None:
         self.options = tuple(options)
 
-    def is_satisfied_by(self, value):
+    def is_satisfied_by(self, value: Any) -> Any:
         return isinstance(value, str) and value in self.options
 
     def __str__(self):
@@ -119,7 +121,7 @@ def _describe(rule):
     return str(rule)
 
 
-def validate_parameter_rules(rules, params, caller):
+def validate_parameter_rules(rules: dict[str, Any], params: dict[str, Any], caller: str) -> Any:
     """Check every entry of ``params`` against its list of ``rules``; raise :class:`InvalidParameterError`.
 
     Parameters

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -18,7 +19,7 @@ def _balance(v, y, C, lam):
     return a @ y
 
 
-def project_svm_set(v, y, C):
+def project_svm_set(v: np.ndarray, y: np.ndarray, C: float) -> np.ndarray:
     r"""Project ``v`` onto the SVM dual feasible set.
 
     Solves
@@ -85,7 +86,8 @@ def project_svm_set(v, y, C):
     return np.clip(v - lam * y, 0.0, C)
 
 
-def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
+def project_svm_set_ball(v: np.ndarray, y: np.ndarray, C: float, center: Any, radius: float,
+                         max_bisect: int = 60) -> Any:
     r"""Euclidean projection onto :math:`S_n \cap \{\|a - c\|_2 \le r\}` (c in :math:`S_n`).
 
     The solution is :math:`a(\mu) = P_{S_n}((v + \mu c)/(1 + \mu))` with the smallest
@@ -118,7 +120,7 @@ def project_svm_set_ball(v, y, C, center, radius, max_bisect=60):
     return project_svm_set((v + hi * center) / (1 + hi), y, C)
 
 
-def project_simplex(v):
+def project_simplex(v: np.ndarray) -> Any:
     r"""Euclidean projection onto the unit simplex :math:`\{x \ge 0, e^\top x = 1\}` (sort-based, exact)."""
     v = np.asarray(v, dtype=float)
     s = np.sort(v)[::-1]
@@ -127,7 +129,7 @@ def project_simplex(v):
     return np.maximum(v - css[k] / (k + 1), 0.0)
 
 
-def project_restricted_lp_ball(v, p=2):
+def project_restricted_lp_ball(v: np.ndarray, p: float = 2) -> Any:
     r"""Euclidean projection onto :math:`X' = \{x \ge 0,\ \|x\|_p \le 1,\ e^\top x \ge 1\}`.
 
     If the projection on :math:`\{x\ge 0, \|x\|_p\le 1\}` satisfies :math:`e^\top x \ge 1` it is
@@ -146,7 +148,7 @@ def project_restricted_lp_ball(v, p=2):
     return project_simplex(v)
 
 
-def project_positive_lp_ball(v, p=2):
+def project_positive_lp_ball(v: np.ndarray, p: float = 2) -> Any:
     r"""Euclidean projection onto :math:`X = \{x \ge 0,\ \|x\|_p \le 1\}` (the x-step (21a) of FSS).
 
     Closed form for p = 2 (clip, then rescale: bental2012 §5.3), p = 1 (projection on the simplex

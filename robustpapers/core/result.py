@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from typing import Any
 
 import numpy as np
 from scipy.optimize import OptimizeResult
@@ -19,11 +20,11 @@ class Trace:
     are plain lists; :meth:`as_dict` returns them as arrays.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._t0 = time.perf_counter()
         self.columns = {"objective": [], "gap": [], "time": []}
 
-    def record(self, objective=np.nan, gap=np.nan, **extra):
+    def record(self, objective: Any = np.nan, gap: Any = np.nan, **extra: Any) -> Any:
         """Append one iteration: objective, gap (or certificate), elapsed time and any extra columns."""
         self.columns["objective"].append(float(objective))
         self.columns["gap"].append(float(gap))
@@ -36,11 +37,11 @@ class Trace:
             if len(col) < n:
                 col.append(np.nan)
 
-    def elapsed(self):
+    def elapsed(self) -> Any:
         """Seconds since the trace was created (plus those of the run it resumed, see :meth:`resume`)."""
         return time.perf_counter() - self._t0
 
-    def resume(self, columns, elapsed):
+    def resume(self, columns: Any, elapsed: Any) -> Any:
         """Continue the trace of an interrupted run: its ``columns`` and ``elapsed`` seconds; times go on from there."""
         self.columns = {k: list(v) for k, v in columns.items()}
         self._t0 = time.perf_counter() - float(elapsed)
@@ -51,7 +52,7 @@ class Trace:
     def __getitem__(self, key):
         return np.asarray(self.columns[key])
 
-    def as_dict(self):
+    def as_dict(self) -> Any:
         """The columns as a dict of arrays."""
         return {k: np.asarray(v) for k, v in self.columns.items()}
 
@@ -68,8 +69,8 @@ class SolverResult(OptimizeResult):
     one-shot conic solves). Solvers add named fields (e.g. ``alpha``, ``b``).
     """
 
-    def __init__(self, x=None, *, success, nit, message, objective=np.nan,
-                 trace=None, status=None, **fields):
+    def __init__(self, x: np.ndarray | None = None, *, success: Any, nit: Any, message: Any,
+                 objective: Any = np.nan, trace: Any = None, status: Any = None, **fields: Any) -> None:
         super().__init__(
             x=x, success=bool(success), nit=int(nit), message=str(message),
             objective=float(objective), trace=trace if trace is not None else Trace(),
@@ -77,7 +78,7 @@ class SolverResult(OptimizeResult):
         )
 
 
-def warn_not_converged(solver, knob, detail=""):
+def warn_not_converged(solver: Any, knob: Any, detail: str = "") -> Any:
     """Emit a :class:`ConvergenceWarning` naming the parameter to change."""
     msg = f"{solver} stopped before converging{': ' + detail if detail else ''}; increase {knob}."
     warnings.warn(msg, ConvergenceWarning, stacklevel=3)

@@ -9,7 +9,8 @@ from .validation import check_nonnegative
 __all__ = ["sample_positive_lp_ball"]
 
 
-def sample_positive_lp_ball(L, kappa, p=2.0, size=1, random_state=None):
+def sample_positive_lp_ball(L: int, kappa: float, p: float = 2.0, size: int = 1,
+                            random_state: int | np.random.Generator | None = None) -> np.ndarray:
     r"""Draw ``size`` points uniformly from :math:`\{\eta\in\mathbb R^L : \eta \ge 0, \|\eta\|_p \le \kappa\}`.
 
     Uses the representation of Barthe, Guédon, Mendelson and Naor (2005):

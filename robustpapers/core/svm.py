@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.svm import SVC
 
 from .validation import check_binary_labels, check_kernel, check_positive
@@ -20,13 +22,13 @@ class SVMSolution:
     objective: float
 
 
-def svm_dual_objective(K, y, alpha):
+def svm_dual_objective(K: np.ndarray, y: np.ndarray, alpha: np.ndarray) -> Any:
     r"""Dual objective :math:`e^\top\alpha - \tfrac12 \alpha^\top Y K Y \alpha`."""
     ya = y * alpha
     return float(alpha.sum() - 0.5 * ya @ K @ ya)
 
 
-def svm_dual(K, y, C, tol=1e-7):
+def svm_dual(K: np.ndarray, y: np.ndarray, C: float, tol: float = 1e-7) -> SVMSolution:
     r"""Solve the soft-margin SVM dual on a precomputed kernel.
 
     .. math::
@@ -69,7 +71,7 @@ def svm_dual(K, y, C, tol=1e-7):
     return SVMSolution(alpha=alpha, b=float(clf.intercept_[0]), objective=svm_dual_objective(K, y, alpha))
 
 
-def svm_bias(K, y, alpha, C, rtol=1e-6):
+def svm_bias(K: np.ndarray, y: np.ndarray, alpha: np.ndarray, C: float, rtol: float = 1e-6) -> Any:
     r"""Bias of the SVM for dual variables ``alpha`` on kernel ``K``.
 
     Averages :math:`y_i - (K Y \alpha)_i` over the free support vectors
@@ -93,7 +95,7 @@ def svm_bias(K, y, alpha, C, rtol=1e-6):
     return float((lo + hi) / 2)
 
 
-def support_vectors(alpha, C, rtol=1e-6, floor=0.0):
+def support_vectors(alpha: np.ndarray, C: float, rtol: float = 1e-6, floor: float = 0.0) -> Any:
     r"""The support vectors :math:`SV = \{i : \alpha_i > 0\}` of a numerical dual solution, as a boolean mask.
 
     .. math::
@@ -134,6 +136,6 @@ def support_vectors(alpha, C, rtol=1e-6, floor=0.0):
     return sv & (alpha > floor * amax)
 
 
-def decision_function(K_test, y, alpha, b):
+def decision_function(K_test: ArrayLike, y: ArrayLike, alpha: ArrayLike, b: Any) -> np.ndarray:
     r"""Decision values :math:`f(x_t) = \sum_i y_i \alpha_i K(x_t, x_i) + b` for ``K_test`` of shape (..., m, n)."""
     return np.asarray(K_test) @ (np.asarray(alpha) * np.asarray(y)) + b

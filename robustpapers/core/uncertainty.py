@@ -21,6 +21,8 @@ with
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy.special import ndtri
 
@@ -50,7 +52,7 @@ def _log_cosh_mu_sinh(z, mu):
     return out
 
 
-def gamma_inequality(s, mu, z):
+def gamma_inequality(s: Any, mu: Any, z: np.ndarray) -> Any:
     r"""The function of bhadra2010 eq. (9) whose non-negativity for all ``z`` defines gamma.
 
     .. math::
@@ -111,7 +113,7 @@ def _gamma_sq_unique(mu, n_grid=161, n_refine=50, chunk=2048):
     return out
 
 
-def finite_support_gamma(mu):
+def finite_support_gamma(mu: float | np.ndarray) -> float | np.ndarray:
     r"""gamma(mu) of bhadra2010 eq. (9) (bental2012 Theorem 1), computed numerically.
 
     .. math::
@@ -161,7 +163,7 @@ def finite_support_gamma(mu):
     return float(out) if out.ndim == 0 else out
 
 
-def gamma_certificate(mu, gamma=None, z=None):
+def gamma_certificate(mu: Any, gamma: Any = None, z: np.ndarray | None = None) -> Any:
     r"""Smallest value of the eq. (9) function over a fine ``z`` grid, per ``mu``.
 
     Non-negative (up to rounding) iff ``gamma`` certifies the inequality on the grid.
@@ -177,7 +179,7 @@ def gamma_certificate(mu, gamma=None, z=None):
     return vals.min(axis=1).reshape(mu.shape)
 
 
-def check_eps(eps):
+def check_eps(eps: float) -> Any:
     """Validate the chance-constraint level: a real number with 0 < eps < 0.5 (bhadra2010 eq. 3).
 
     Strings ("0.1") and booleans are refused rather than converted.
@@ -191,7 +193,7 @@ def check_eps(eps):
     return eps
 
 
-def kappa_gaussian(eps):
+def kappa_gaussian(eps: float) -> Any:
     r"""kappa = :math:`-\Phi^{-1}(\epsilon)` for Gaussian noise (bhadra2010 Theorem 1, eq. 7).
 
     >>> round(kappa_gaussian(0.05), 4)
@@ -200,7 +202,7 @@ def kappa_gaussian(eps):
     return float(-ndtri(check_eps(eps)))
 
 
-def kappa_finite_support(eps):
+def kappa_finite_support(eps: float) -> Any:
     r"""kappa = :math:`\sqrt{2\log(1/\epsilon)}` for finite-support noise (bhadra2010 Theorem 3).
 
     >>> round(kappa_finite_support(0.05), 4)
@@ -209,7 +211,7 @@ def kappa_finite_support(eps):
     return float(np.sqrt(2.0 * np.log(1.0 / check_eps(eps))))
 
 
-def kappa_from_eps(eps, noise):
+def kappa_from_eps(eps: float, noise: str) -> float:
     """kappa for ``noise`` = 'gaussian' or 'finite_support'."""
     if noise == "gaussian":
         return kappa_gaussian(eps)
@@ -218,7 +220,7 @@ def kappa_from_eps(eps, noise):
     raise ValueError(f"noise must be 'gaussian' or 'finite_support', got {noise!r}")
 
 
-def beta_from_sigma(sigma):
+def beta_from_sigma(sigma: float) -> Any:
     r"""beta = :math:`\sigma\circ\sigma` for Gaussian noise of standard deviations ``sigma`` (bhadra2010 Theorem 1).
 
     >>> beta_from_sigma([[1.0, 2.0], [2.0, 1.0]]).tolist()
@@ -230,7 +232,7 @@ def beta_from_sigma(sigma):
     return sigma**2
 
 
-def beta_from_support(a, b):
+def beta_from_support(a: Any, b: Any) -> Any:
     r"""beta = :math:`(l\gamma(\mu))^2` for zero-mean noise supported on [a, b] (bhadra2010 Theorem 3).
 
     .. math::
@@ -258,7 +260,8 @@ def beta_from_support(a, b):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def beta_from_kernel_support(K_bar, a, b, spread_tol=1e-12):
+def beta_from_kernel_support(K_bar: np.ndarray, a: np.ndarray, b: np.ndarray, spread_tol: float = 1e-12
+) -> np.ndarray:
     r"""beta of a kernel matrix known through its mean and element-wise support (bhadra2010 Theorem 3, bental2012 §7.1.2).
 
     The noise :math:`Z_{ij} = K_{ij} - \overline K_{ij}` lies in

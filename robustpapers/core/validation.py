@@ -6,8 +6,10 @@ argument, so that bad input fails before anything is computed or written.
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "check_binary_labels",
@@ -18,7 +20,7 @@ __all__ = [
 ]
 
 
-def check_finite_array(X, name="X", ndim=None, dtype=float):
+def check_finite_array(X: ArrayLike, name: str = "X", ndim: Any = None, dtype: Any = float) -> np.ndarray:
     """Return ``X`` as a float array, raising if it is non-finite or of the wrong rank."""
     try:
         arr = np.asarray(X, dtype=dtype)
@@ -31,7 +33,7 @@ def check_finite_array(X, name="X", ndim=None, dtype=float):
     return arr
 
 
-def check_binary_labels(y, name="y", require_both=True):
+def check_binary_labels(y: np.ndarray, name: str = "y", require_both: bool = True) -> Any:
     """Return labels as a float array of +-1.
 
     Labels must be finite and take values in {-1, +1}; with ``require_both``
@@ -54,7 +56,8 @@ def check_binary_labels(y, name="y", require_both=True):
     return yf
 
 
-def check_kernel(K, name="K", n=None, m=None, symmetric=False, sym_tol=1e-8):
+def check_kernel(K: np.ndarray, name: str = "K", n: Any = None, m: Any = None, symmetric: bool = False,
+                 sym_tol: float = 1e-8) -> Any:
     """Validate a kernel matrix (finite, 2-D, optional shape and symmetry)."""
     K = check_finite_array(K, name=name, ndim=2)
     if n is not None and K.shape[0] != n:
@@ -71,7 +74,7 @@ def check_kernel(K, name="K", n=None, m=None, symmetric=False, sym_tol=1e-8):
     return K
 
 
-def check_positive(value, name):
+def check_positive(value: Any, name: Any) -> Any:
     """Return ``value`` as float if it is a finite number > 0."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise ValueError(f"{name} must be a real number, got {value!r}")
@@ -80,7 +83,7 @@ def check_positive(value, name):
     return float(value)
 
 
-def check_nonnegative(value, name):
+def check_nonnegative(value: Any, name: Any) -> Any:
     """Return ``value`` as float if it is a finite number >= 0."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise ValueError(f"{name} must be a real number, got {value!r}")

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import warnings
 from numbers import Integral, Real
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.svm import SVC
 from sklearn.utils import check_random_state
@@ -18,7 +20,7 @@ __all__ = ["asvc", "asvc_objective", "ASVC", "multiclass_asvc", "multiclass_asvc
            "multiclass_asvc_alternate", "multiclass_worst_displacement"]
 
 
-def asvc_objective(w, b, X, y, delta, C):
+def asvc_objective(w: np.ndarray, b: Any, X: np.ndarray, y: np.ndarray, delta: float, C: float) -> Any:
     r"""Robust SVM objective (A.2) with the closed-form worst displacement (A.5).
 
     .. math::
@@ -30,7 +32,9 @@ def asvc_objective(w, b, X, y, delta, C):
     return float(0.5 * w @ w + C * np.sum(np.maximum(1.0 - y * (X @ w + b) + delta * np.linalg.norm(w), 0.0)))
 
 
-def asvc(X, y, delta, C=1.0, *, tol=1e-6, max_iter=50, callback=None, verbose=0, random_state=None):
+def asvc(X: np.ndarray, y: np.ndarray, delta: float, C: float = 1.0, *, tol: float = 1e-6, max_iter: int = 50,
+         callback: Callable[..., Any] | None = None, verbose: int = 0,
+         random_state: int | np.random.Generator | None = None) -> SolverResult:
     r"""ASVC (ginodi2010 Algorithm 5): alternate an SVM fit and the adversary's displacement.
 
     Solves (A.1) by alternating
@@ -122,7 +126,7 @@ class ASVC(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, delta=0.1, C=1.0, *, tol=1e-6, max_iter=50):
+    def __init__(self, delta: float = 0.1, C: float = 1.0, *, tol: float = 1e-6, max_iter: int = 50) -> None:
         self.delta = delta
         self.C = C
         self.tol = tol
@@ -133,7 +137,7 @@ class ASVC(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> ASVC:
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
@@ -143,7 +147,8 @@ class ASVC(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstimator):
         return self._set_linear_solution(res)
 
 
-def multiclass_asvc_objective(W, X, y, delta, C, b=None):
+def multiclass_asvc_objective(W: np.ndarray, X: np.ndarray, y: np.ndarray, delta: float, C: float, b: Any = None
+) -> Any:
     r"""Multiclass robust objective of ginodi2010 appendix A.4, (A.8).
 
     .. math::
@@ -165,8 +170,9 @@ def multiclass_asvc_objective(W, X, y, delta, C, b=None):
     return float(0.5 * np.sum(W * W) + C * np.sum(T.max(axis=1)))
 
 
-def multiclass_asvc(X, y, delta, C=1.0, *, fit_intercept=False, tol=1e-8, max_iter=None, callback=None, verbose=0,
-                    random_state=None):
+def multiclass_asvc(X: np.ndarray, y: np.ndarray, delta: float, C: float = 1.0, *, fit_intercept: bool = False,
+                    tol: float = 1e-8, max_iter: Any = None, callback: Callable[..., Any] | None = None,
+                    verbose: int = 0, random_state: int | np.random.Generator | None = None) -> SolverResult:
     r"""Multiclass ASVC (ginodi2010 appendix A.4): the robust multi-hinge (A.8) solved as a cone program.
 
     .. math::
@@ -242,7 +248,7 @@ def _check_class_indices(X, y, name):
     return X, y
 
 
-def multiclass_worst_displacement(W, X, y, delta):
+def multiclass_worst_displacement(W: np.ndarray, X: np.ndarray, y: np.ndarray, delta: float) -> np.ndarray:
     r"""The adversary's step of the multiclass ASVC (ginodi2010 appendix A.4, (A.7)-(A.8)).
 
     For each sample the worst class and displacement of (A.8),
@@ -281,8 +287,10 @@ def multiclass_worst_displacement(W, X, y, delta):
     return Delta, c_hat
 
 
-def multiclass_asvc_alternate(X, y, delta, C=1.0, *, tol=1e-5, max_iter=50, svm_tol=1e-8, svm_max_iter=100000,
-                              callback=None, verbose=0, random_state=None):
+def multiclass_asvc_alternate(X: np.ndarray, y: np.ndarray, delta: float, C: float = 1.0, *, tol: float = 1e-5,
+                              max_iter: int = 50, svm_tol: float = 1e-8, svm_max_iter: int = 100000,
+                              callback: Callable[..., Any] | None = None, verbose: int = 0,
+                              random_state: int | np.random.Generator | None = None) -> tuple[Any, ...]:
     r"""Multiclass ASVC by alternation (ginodi2010 appendix A.4 with the scheme of Algorithm 5).
 
     Minimises the robust multi-hinge objective (A.8)

@@ -1,6 +1,8 @@
 r"""Synthetic data sets of ginodi2010 (the thesis shows them only as figures: parameters are ours)."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from sklearn.utils import check_random_state
 
@@ -13,7 +15,7 @@ def _n(n):
     return int(n)
 
 
-def toy_gaussian(n, random_state=None):
+def toy_gaussian(n: int, random_state: int | np.random.Generator | None = None) -> Any:
     r"""Toy (a) of Fig. 2.4: two isotropic Gaussians :math:`\mathcal N(\pm(1, 1), I)`, labels :math:`\pm1`.
 
     Balanced (n//2 per class, shuffled). Bayes accuracy :math:`\Phi(\sqrt2) \approx 92.1\%`
@@ -27,7 +29,8 @@ def toy_gaussian(n, random_state=None):
     return X[p], y[p]
 
 
-def toy_narrow_outliers(n, outlier_frac=0.05, random_state=None):
+def toy_narrow_outliers(n: int, outlier_frac: float = 0.05,
+                        random_state: int | np.random.Generator | None = None) -> Any:
     r"""Toy (b) of Fig. 2.4: narrow Gaussians with outliers.
 
     Class :math:`\pm1` is :math:`\mathcal N((0, \pm0.5), \operatorname{diag}(4, 0.1))`; a fraction
@@ -44,7 +47,7 @@ def toy_narrow_outliers(n, outlier_frac=0.05, random_state=None):
     return X[p], y[p]
 
 
-def toy_radial(n, random_state=None):
+def toy_radial(n: int, random_state: int | np.random.Generator | None = None) -> Any:
     r"""Radial toy of Fig. 4.1 (as the thesis describes it).
 
     Uniform points on :math:`[-7.5, 7.5]^2`; :math:`\|x\| < 2` is labelled +1,
@@ -65,7 +68,8 @@ def toy_radial(n, random_state=None):
     return X, y
 
 
-def toy_multiclass(n, n_classes=3, spread=1.0, radius=3.0, random_state=None):
+def toy_multiclass(n: int, n_classes: int = 3, spread: float = 1.0, radius: float = 3.0,
+                   random_state: int | np.random.Generator | None = None) -> Any:
     r"""Toy-3 / Toy-4 of Fig. 5.3: one isotropic Gaussian per class, means on a circle of ``radius``.
 
     Labels 0..C-1, about n/C points each.

@@ -1,6 +1,8 @@
 r"""The dual of GURU (ginodi2010 chapter 3): problem (3.17), norm recovery (3.20)/(3.23), strong duality (3.22)."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import ndtr, ndtri
@@ -13,12 +15,12 @@ __all__ = ["guru_dual", "dual_objective", "dual_constraint", "dual_from_primal",
            "norm_from_alpha_320", "norm_from_alpha_323", "perspective_fit"]
 
 
-def dual_objective(alpha):
+def dual_objective(alpha: np.ndarray) -> Any:
     r"""Dual objective of (3.17): :math:`\|\alpha\|_1 = \sum_m \alpha_m`."""
     return float(np.sum(alpha))
 
 
-def dual_constraint(alpha, X, y, sigma):
+def dual_constraint(alpha: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float) -> Any:
     r"""Slack of the norm constraint of (3.17).
 
     .. math::
@@ -32,7 +34,7 @@ def dual_constraint(alpha, X, y, sigma):
     return float(sigma * np.sum(smooth_hinge_conjugate(alpha)) - np.linalg.norm(X.T @ (alpha * y)))
 
 
-def dual_from_primal(w, X, y, sigma):
+def dual_from_primal(w: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float) -> Any:
     r"""Dual point of a primal :math:`w` by the KKT relation (3.21): :math:`\alpha_m = \Phi(z_m)`.
 
     .. math::
@@ -52,7 +54,7 @@ def dual_from_primal(w, X, y, sigma):
     return ndtr((1.0 - y * (X @ w)) / (sigma * nw))
 
 
-def norm_from_alpha_320(alpha, w_hat, X, y, sigma):
+def norm_from_alpha_320(alpha: np.ndarray, w_hat: Any, X: np.ndarray, y: np.ndarray, sigma: float) -> Any:
     r"""Norm of the optimal classifier from (3.20), one value per sample.
 
     .. math::
@@ -65,7 +67,7 @@ def norm_from_alpha_320(alpha, w_hat, X, y, sigma):
     return 1.0 / (sigma * ndtri(np.asarray(alpha, float)) + y * (X @ w_hat))
 
 
-def norm_from_alpha_323(alpha, sigma):
+def norm_from_alpha_323(alpha: np.ndarray, sigma: float) -> Any:
     r"""Norm of the optimal classifier from strong duality (3.23).
 
     .. math::
@@ -80,7 +82,7 @@ def norm_from_alpha_323(alpha, sigma):
     return float(alpha.sum() / (sigma * np.sum(smooth_hinge(ndtri(alpha)))))
 
 
-def recover_w(alpha, X, y, sigma, norm="3.20"):
+def recover_w(alpha: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, norm: str = "3.20") -> Any:
     r"""Primal classifier from a dual :math:`\alpha`: direction (3.4), norm (3.23) or (3.20).
 
     .. math::
@@ -106,8 +108,9 @@ def recover_w(alpha, X, y, sigma, norm="3.20"):
     return nw * w_hat
 
 
-def guru_dual(X, y, sigma, *, tol=1e-10, max_iter=500, alpha0=None, callback=None, verbose=0,
-              random_state=None):
+def guru_dual(X: np.ndarray, y: np.ndarray, sigma: float, *, tol: float = 1e-10, max_iter: int = 500,
+              alpha0: Any = None, callback: Callable[..., Any] | None = None, verbose: int = 0,
+              random_state: int | np.random.Generator | None = None) -> SolverResult:
     r"""Solve the dual of GURU (ginodi2010 eq. (3.17)) with SLSQP.
 
     .. math::
@@ -202,7 +205,8 @@ def _perspective_losses(loss):
     raise ValueError(f"loss must be 'gaussian', 'log' or 'quadratic', got {loss!r}")
 
 
-def perspective_fit(X, y, loss="log", sigma=1.0, *, tol=1e-10, max_iter=5000):
+def perspective_fit(X: np.ndarray, y: np.ndarray, loss: str = "log", sigma: float = 1.0, *, tol: float = 1e-10,
+                    max_iter: int = 5000) -> tuple[Any, ...]:
     r"""The general framework (ginodi2010 eqs. (3.31)-(3.32)): primal of a perspective loss and its dual point.
 
     Minimises, by L-BFGS,

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 from scipy.special import ndtr
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -99,8 +101,10 @@ def _sgd_step(w, b, x, yi, sigma, eta, fit_intercept):
     return b
 
 
-def guru_sgd(X, y, sigma, *, eta0=1.0, fit_intercept=False, average=False, tol=1e-4, max_iter=100,
-             random_state=None, callback=None, verbose=0):
+def guru_sgd(X: np.ndarray, y: np.ndarray, sigma: float | np.ndarray, *, eta0: float = 1.0,
+             fit_intercept: bool = False, average: bool = False, tol: float = 1e-4, max_iter: int = 100,
+             random_state: int | np.random.Generator | None = None,
+             callback: Callable[..., Any] | None = None, verbose: int = 0) -> SolverResult:
     r"""GURU: stochastic gradient descent on the robust hinge objective (ginodi2010 Algorithm 1).
 
     Minimises (2.22)
@@ -204,8 +208,9 @@ def guru_sgd(X, y, sigma, *, eta0=1.0, fit_intercept=False, average=False, tol=1
                         trace=trace, w=w_out.copy(), b=float(b_out), n_updates=t)
 
 
-def guru_lbfgs(X, y, sigma, *, fit_intercept=False, tol=1e-8, max_iter=1000, w0=None,
-               callback=None, verbose=0, random_state=None):
+def guru_lbfgs(X: np.ndarray, y: np.ndarray, sigma: float | np.ndarray, *, fit_intercept: bool = False, tol: float = 1e-8,
+               max_iter: int = 1000, w0: np.ndarray | None = None, callback: Callable[..., Any] | None = None,
+               verbose: int = 0, random_state: int | np.random.Generator | None = None) -> SolverResult:
     r"""Full-batch L-BFGS on the GURU objective (2.22): certifies GURU's optimum (not in the thesis).
 
     .. math::
@@ -374,8 +379,9 @@ class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstim
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma=1.0, *, solver="lbfgs", fit_intercept=True, eta0=1.0, average=False, tol=None,
-                 max_iter=None, random_state=None):
+    def __init__(self, sigma: float | np.ndarray = 1.0, *, solver: str = "lbfgs", fit_intercept: bool = True,
+                 eta0: float = 1.0, average: bool = False, tol: Any = None, max_iter: Any = None,
+                 random_state: int | np.random.Generator | None = None) -> None:
         self.sigma = sigma
         self.solver = solver
         self.fit_intercept = fit_intercept
@@ -390,7 +396,7 @@ class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstim
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> GURUClassifier:
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import ndtr
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
@@ -22,7 +24,7 @@ __all__ = ["ken_guru", "kernel_guru_objective", "kernel_guru_lbfgs", "KernelGURU
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
 
-def kernel_guru_objective(alpha, K, y, sigma):
+def kernel_guru_objective(alpha: np.ndarray, K: np.ndarray, y: np.ndarray, sigma: float) -> Any:
     r"""GURU objective (2.22) of :math:`w = \sum_m \alpha_m y_m \phi(x_m)` through the Gram matrix.
 
     .. math::
@@ -50,8 +52,10 @@ def _check_training_kernel(K, y):
     return K, y
 
 
-def ken_guru(K, y, sigma, *, eta0=1.0, norm_update="o1", tol=1e-4, max_iter=100, random_state=None,
-             callback=None, verbose=0, check_norm=False):
+def ken_guru(K: np.ndarray, y: np.ndarray, sigma: float, *, eta0: float = 1.0, norm_update: str = "o1",
+             tol: float = 1e-4, max_iter: int = 100, random_state: int | np.random.Generator | None = None,
+             callback: Callable[..., Any] | None = None, verbose: int = 0, check_norm: bool = False
+) -> SolverResult:
     r"""KEN-GURU (ginodi2010 Algorithm 2): kernelised GURU with the O(1) norm update (4.10)-(4.13).
 
     Runs GURU's SGD (Algorithm 1) on :math:`w = \sum_m \alpha_m y_m \phi(x_m)` (representer
@@ -213,8 +217,10 @@ class KernelGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma=1.0, *, kernel="rbf", degree=2, gamma=None, coef0=1.0, fit_intercept=False,
-                 eta0=1.0, tol=1e-4, max_iter=100, random_state=None):
+    def __init__(self, sigma: float | np.ndarray = 1.0, *, kernel: str = "rbf", degree: int = 2,
+                 gamma: Any = None, coef0: float = 1.0, fit_intercept: bool = False, eta0: float = 1.0,
+                 tol: float = 1e-4, max_iter: int = 100, random_state: int | np.random.Generator | None = None
+    ) -> None:
         self.sigma = sigma
         self.kernel = kernel
         self.degree = degree
@@ -242,7 +248,7 @@ class KernelGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"unknown kernel {self.kernel!r}; choose one of {list(_KERNEL_NAMES)}")
         return K + 1.0 if self.fit_intercept else K
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> KernelGURUClassifier:
         """Fit on ``X`` (n, d) and two-class labels ``y``; returns self."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
@@ -258,19 +264,21 @@ class KernelGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         self.n_iter_ = res.nit
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """:math:`\\sum_m \\alpha_m y_m k(x_m, x)` (positive: ``classes_[1]``)."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=float, reset=False, ensure_all_finite=True)
         return self._kernel(X, self.X_fit_) @ self.dual_coef_
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Predicted class labels."""
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(int)]
 
 
-def kernel_guru_lbfgs(K, y, sigma, *, tol=1e-8, max_iter=3000, callback=None, verbose=0, random_state=None):
+def kernel_guru_lbfgs(K: np.ndarray, y: np.ndarray, sigma: float, *, tol: float = 1e-8, max_iter: int = 3000,
+                      callback: Callable[..., Any] | None = None, verbose: int = 0,
+                      random_state: int | np.random.Generator | None = None) -> SolverResult:
     r"""Full-batch L-BFGS on the kernelised GURU objective (certifies KEN-GURU's optimum; not in the thesis).
 
     With :math:`w = \sum_m \beta_m\phi(x_m)` (:math:`\beta = \alpha\circ y`), scores :math:`K\beta` and

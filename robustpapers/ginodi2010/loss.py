@@ -13,6 +13,8 @@ here it is called :math:`\Phi`, and :math:`\varphi = \Phi'` is the standard norm
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy.special import erfcx, ndtr, ndtri
 
@@ -60,7 +62,7 @@ def _one_minus_t_mills(t):
     return out
 
 
-def smooth_hinge(z):
+def smooth_hinge(z: float | np.ndarray) -> float | np.ndarray:
     r"""The smooth hinge :math:`f(z) = z\Phi(z) + \varphi(z)` (ginodi2010 eq. (2.15)).
 
     .. math::
@@ -103,12 +105,12 @@ def smooth_hinge(z):
     return float(out[0]) if scalar else out
 
 
-def smooth_hinge_prime(z):
+def smooth_hinge_prime(z: np.ndarray) -> Any:
     r"""Derivative :math:`f'(z) = \Phi(z)` (ginodi2010 eq. (2.17))."""
     return ndtr(np.asarray(z, dtype=float))
 
 
-def smooth_hinge_conjugate(alpha):
+def smooth_hinge_conjugate(alpha: np.ndarray) -> Any:
     r"""The concave conjugate :math:`f^*(\alpha) = \min_z f(z) - \alpha z = \varphi(\Phi^{-1}(\alpha))` (Lemma 6).
 
     Defined on :math:`[0, 1]` (0 at the endpoints); :math:`-\infty` outside.
@@ -120,18 +122,18 @@ def smooth_hinge_conjugate(alpha):
     return np.where((a < 0) | (a > 1), -np.inf, val)
 
 
-def dual_norm_weight(alpha):
+def dual_norm_weight(alpha: np.ndarray) -> Any:
     r""":math:`s(\alpha)/\sqrt{2\pi} = \varphi(\Phi^{-1}(\alpha))`, the summand of the dual constraint (3.17)/(3.24)."""
     return smooth_hinge_conjugate(alpha)
 
 
-def log_loss2(z):
+def log_loss2(z: np.ndarray) -> Any:
     r"""The base-2 log loss :math:`\tilde f_2(z) = \log_2(1 + 2^z)` (ginodi2010 Lemma 8)."""
     z = np.asarray(z, dtype=float)
     return np.logaddexp(0.0, z * np.log(2.0)) / np.log(2.0)
 
 
-def log_loss2_conjugate(alpha):
+def log_loss2_conjugate(alpha: np.ndarray) -> Any:
     r""":math:`\tilde f_2^*(\alpha) = H_2(\alpha) = -\alpha\log_2\alpha - (1-\alpha)\log_2(1-\alpha)` (eq. (3.26))."""
     a = np.asarray(alpha, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -140,13 +142,13 @@ def log_loss2_conjugate(alpha):
     return np.where((a < 0) | (a > 1), -np.inf, h)
 
 
-def quadratic_hinge(z):
+def quadratic_hinge(z: np.ndarray) -> Any:
     r"""The Huber-like loss :math:`\tilde f_3` of ginodi2010 eq. (3.28): 0, :math:`(z+4)^2/16`, :math:`z`."""
     z = np.asarray(z, dtype=float)
     return np.where(z < -4, 0.0, np.where(z > 4, z, (z + 4.0) ** 2 / 16.0))
 
 
-def quadratic_hinge_conjugate(alpha):
+def quadratic_hinge_conjugate(alpha: np.ndarray) -> Any:
     r""":math:`\tilde f_3^*(\alpha) = 4\alpha(1-\alpha)` on :math:`[0, 1]` (eq. (3.29))."""
     a = np.asarray(alpha, dtype=float)
     return np.where((a < 0) | (a > 1), -np.inf, 4.0 * a * (1.0 - a))
@@ -201,7 +203,8 @@ def _phis(u, s):
     return ndtr(z), np.where(np.isinf(z), 0.0, _phi(np.where(np.isinf(z), 0.0, z)))
 
 
-def robust_hinge_loss(w, X, y, sigma, b=0.0):
+def robust_hinge_loss(w: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float | np.ndarray, b: float = 0.0
+) -> np.ndarray:
     r"""Per-sample robust expected hinge loss (ginodi2010 eq. (2.16)).
 
     .. math::
@@ -246,7 +249,8 @@ def robust_hinge_loss(w, X, y, sigma, b=0.0):
     return _loss_from_margins(u, sigma * float(np.linalg.norm(w)))
 
 
-def robust_hinge_grad(w, X, y, sigma, b=0.0):
+def robust_hinge_grad(w: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, b: float = 0.0
+) -> tuple[Any, ...]:
     r"""Per-sample gradients of (2.16) with respect to ``w`` (ginodi2010 eq. (2.26)) and ``b``.
 
     .. math::
@@ -272,7 +276,7 @@ def robust_hinge_grad(w, X, y, sigma, b=0.0):
     return G, -y * P
 
 
-def guru_objective(w, X, y, sigma, b=0.0):
+def guru_objective(w: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, b: float = 0.0) -> Any:
     r"""The GURU objective (ginodi2010 eq. (2.22)): the sum of the per-sample losses (2.16).
 
     .. math::
@@ -290,7 +294,7 @@ def guru_objective(w, X, y, sigma, b=0.0):
     return float(np.sum(robust_hinge_loss(w, X, y, sigma, b)))
 
 
-def guru_gradient(w, X, y, sigma, b=0.0):
+def guru_gradient(w: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, b: float = 0.0) -> Any:
     r"""Gradient of :func:`guru_objective`: :math:`(\nabla_w G, \partial_b G)` (sum of (2.26))."""
     w, X, y = _check_wXy(w, X, y)
     sigma = _check_sigma(sigma)
@@ -303,7 +307,7 @@ def guru_gradient(w, X, y, sigma, b=0.0):
     return g, float(-(y * P).sum())
 
 
-def diagonal_adversary(w, sigma):
+def diagonal_adversary(w: np.ndarray, sigma: float) -> Any:
     r"""The adversary's covariance under a diagonal constraint (ginodi2010 appendix B, (B.3)).
 
     .. math::
@@ -321,7 +325,7 @@ def diagonal_adversary(w, sigma):
     return S
 
 
-def robust_hinge_loss_diagonal(w, X, y, sigma, b=0.0):
+def robust_hinge_loss_diagonal(w: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, b: float = 0.0) -> Any:
     r"""Per-sample robust expected hinge loss against the diagonal adversary (appendix B).
 
     .. math::

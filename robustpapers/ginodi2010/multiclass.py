@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Any, Callable
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 from scipy.special import ndtr
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -79,7 +81,7 @@ def _pair_terms(W, X, y, b, sigma):
     return U, S, mask
 
 
-def multi_robust_loss(W, X, y, sigma, b=None):
+def multi_robust_loss(W: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, b: Any = None) -> np.ndarray:
     r"""Per-sample robust sum-of-hinges loss (ginodi2010 eqs. (5.13)-(5.14)).
 
     .. math::
@@ -132,7 +134,7 @@ def _loss_from_margins_arr(u, s):
     return out
 
 
-def multi_guru_objective(W, X, y, sigma, b=None):
+def multi_guru_objective(W: np.ndarray, X: np.ndarray, y: np.ndarray, sigma: float, b: Any = None) -> Any:
     r"""Sum over samples of :func:`multi_robust_loss` (ginodi2010 eq. (5.13))."""
     return float(np.sum(multi_robust_loss(W, X, y, sigma, b)))
 
@@ -190,8 +192,10 @@ def _sample_grad(W, x, c, b, sigma, fit_intercept):
     return gW, gB
 
 
-def m_guru(X, y, sigma, *, n_classes=None, variant="full", eta0=1.0, fit_intercept=False, tol=1e-4,
-           max_iter=100, random_state=None, callback=None, verbose=0, record_every=None):
+def m_guru(X: np.ndarray, y: np.ndarray, sigma: float, *, n_classes: int | None = None, variant: str = "full",
+           eta0: float = 1.0, fit_intercept: bool = False, tol: float = 1e-4, max_iter: int = 100,
+           random_state: int | np.random.Generator | None = None, callback: Callable[..., Any] | None = None,
+           verbose: int = 0, record_every: int | None = None) -> SolverResult:
     r"""M-GURU (ginodi2010 Algorithm 3) and M-GURU-S\ :sup:`2` (Algorithm 4) by SGD.
 
     Minimises (5.13)
@@ -280,8 +284,11 @@ def m_guru(X, y, sigma, *, n_classes=None, variant="full", eta0=1.0, fit_interce
                         trace=trace, W=W.copy(), b=b.copy(), n_updates=t)
 
 
-def m_guru_lbfgs(X, y, sigma, *, n_classes=None, fit_intercept=False, tol=1e-8, max_iter=2000, W0=None, b0=None,
-                 callback=None, verbose=0, random_state=None):
+def m_guru_lbfgs(X: np.ndarray, y: np.ndarray, sigma: float, *, n_classes: int | None = None,
+                 fit_intercept: bool = False, tol: float = 1e-8, max_iter: int = 2000,
+                 W0: np.ndarray | None = None, b0: np.ndarray | None = None,
+                 callback: Callable[..., Any] | None = None, verbose: int = 0,
+                 random_state: int | np.random.Generator | None = None) -> SolverResult:
     r"""Full-batch L-BFGS on the M-GURU objective (5.13) (certifies M-GURU's optimum; not in the thesis).
 
     .. math::
@@ -400,8 +407,9 @@ class MultiGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma=1.0, *, variant="lbfgs", fit_intercept=True, eta0=1.0, tol=None, max_iter=None,
-                 random_state=None):
+    def __init__(self, sigma: float | np.ndarray = 1.0, *, variant: str = "lbfgs", fit_intercept: bool = True,
+                 eta0: float = 1.0, tol: Any = None, max_iter: Any = None,
+                 random_state: int | np.random.Generator | None = None) -> None:
         self.sigma = sigma
         self.variant = variant
         self.fit_intercept = fit_intercept
@@ -410,7 +418,7 @@ class MultiGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> MultiGURUClassifier:
         """Fit on ``X`` (n, d) and labels ``y`` (two or more classes); returns self."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=float, ensure_all_finite=True)
@@ -438,12 +446,12 @@ class MultiGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         X = validate_data(self, X, dtype=float, reset=False, ensure_all_finite=True)
         return X @ self.coef_.T + self.intercept_
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores :math:`w_c^\\top x + b_c`, shape (n, C); for two classes the difference, shape (n,)."""
         S = self._scores(X)
         return S[:, 1] - S[:, 0] if S.shape[1] == 2 else S
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """Class with the largest score (5.1)."""
         scores = self._scores(X)
         return self.classes_[np.argmax(scores, axis=1)]

@@ -4,6 +4,8 @@ Shivaswamy, Bhattacharyya and Smola (2006), sections 2-3 and 6.1.
 """
 from __future__ import annotations
 
+from typing import Any, Sequence
+
 import cvxpy as cp
 import numpy as np
 from scipy import sparse, stats
@@ -21,7 +23,7 @@ def _check_kappa(kappa):
     return k
 
 
-def gamma_chebyshev(kappa):
+def gamma_chebyshev(kappa: float | np.ndarray) -> float | np.ndarray:
     r"""Radius of the robust (Chebyshev) constraint, shivaswamy2006 eq. (11).
 
     .. math:: \gamma = \sqrt{\kappa / (1 - \kappa)}
@@ -48,7 +50,7 @@ def gamma_chebyshev(kappa):
     return float(g) if g.ndim == 0 else g
 
 
-def gamma_gaussian(kappa):
+def gamma_gaussian(kappa: float | np.ndarray) -> float | np.ndarray:
     r"""Radius for normally distributed patterns, shivaswamy2006 eq. (12).
 
     .. math:: \gamma = \Phi^{-1}(\kappa)
@@ -134,7 +136,9 @@ def _result(w, b, xi, cons, objective, ok, status, nit, solve_time, **extra):
         message=f"Clarabel: {status}", solve_time=solve_time, **extra)
 
 
-def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
+def robust_svm(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, gamma: float | np.ndarray = 0.0,
+               C: float = 1.0, *, factors: Sequence[Any] | None = None, tol: float = 1e-8,
+               max_iter: int = 200, verbose: bool = False) -> SolverResult:
     r"""Robust soft-margin classifier under second-order-moment uncertainty (C-form), shivaswamy2006 eq. (10).
 
     .. math::
@@ -193,7 +197,9 @@ def robust_svm(X, y, Sigmas=None, gamma=0.0, C=1.0, *, factors=None, tol=1e-8, m
     return _result(w, b, xi, cons, obj, ok, status, nit, st, C=C, form="C")
 
 
-def robust_svm_w(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False):
+def robust_svm_w(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, gamma: float = 0.0,
+                 W: float = 1.0, *, factors: np.ndarray | None = None, tol: float = 1e-8, max_iter: int = 200,
+                 verbose: bool = False) -> SolverResult:
     r"""Robust classifier in the W-form, shivaswamy2006 eqs. (3) and (44).
 
     .. math::
@@ -243,7 +249,8 @@ def robust_svm_w(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8,
     return _result(w, b, xi, cons, obj, ok, status, nit, st, W=W, delta=delta, form="W")
 
 
-def worst_case_points(w, X, y, Sigmas=None, gamma=0.0, *, factors=None):
+def worst_case_points(w: np.ndarray, X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None,
+                      gamma: float = 0.0, *, factors: np.ndarray | None = None) -> np.ndarray:
     r"""The point of each ellipsoid closest to the wrong side, shivaswamy2006 Lemma 2.
 
     .. math:: x_i^{\mathrm{wc}} = \bar x_i - y_i\,\gamma_i\,\frac{\Sigma_i w}{\sqrt{w^\top \Sigma_i w}},

@@ -11,8 +11,9 @@ from .classification import _solve
 __all__ = ["robust_svm_dual"]
 
 
-def robust_svm_dual(X, y, Sigmas=None, gamma=0.0, W=1.0, *, factors=None, tol=1e-8, max_iter=200, verbose=False,
-                    lambda_tol=1e-6):
+def robust_svm_dual(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, gamma: float = 0.0,
+                    W: float = 1.0, *, factors: np.ndarray | None = None, tol: float = 1e-8,
+                    max_iter: int = 200, verbose: bool = False, lambda_tol: float = 1e-6) -> SolverResult:
     r"""The dual (47) of the robust W-form classifier (44), shivaswamy2006 section 7.1 and Appendix A.
 
     .. math::

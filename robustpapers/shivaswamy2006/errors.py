@@ -1,6 +1,8 @@
 """Error measures of shivaswamy2006 section 3.3 (classification) and 5.4 (regression)."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from scipy import stats
 
@@ -23,7 +25,9 @@ def _parts(w, b, X, Sigmas, factors):
     return f, s, r, F
 
 
-def classification_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
+def classification_errors(w: np.ndarray, b: float, X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None,
+                          gamma: float | np.ndarray = 1.0, *, factors: np.ndarray | None = None
+) -> dict[str, Any]:
     r"""Per-pattern actual, worst-case and expected error of a hyperplane on ellipsoids, shivaswamy2006 section 3.3.
 
     With :math:`f = \langle w, \bar x\rangle + b` and :math:`s = \|\Sigma^{1/2} w\|`:
@@ -81,7 +85,9 @@ def classification_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
     return {"actual": actual, "worst_case": worst, "expected": expected}
 
 
-def expected_error_mc(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None, n_samples=2000, random_state=None):
+def expected_error_mc(w: np.ndarray, b: Any, X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None,
+                      gamma: float = 1.0, *, factors: np.ndarray | None = None, n_samples: int = 2000,
+                      random_state: int | np.random.Generator | None = None) -> np.ndarray:
     r"""Expected error by Monte Carlo, as in shivaswamy2006 section 3.3: the fraction of points drawn uniformly
     in :math:`\mathcal E(\bar x_i, \Sigma_i, \gamma_i)` that fall on the wrong side.
 
@@ -127,7 +133,8 @@ def expected_error_mc(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None, n_sam
     return out
 
 
-def regression_errors(w, b, X, y, Sigmas=None, gamma=1.0, *, factors=None):
+def regression_errors(w: np.ndarray, b: float, X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None,
+                      gamma: float = 1.0, *, factors: np.ndarray | None = None) -> dict[str, Any]:
     r"""Per-pattern regression error measures of shivaswamy2006 section 5.4.
 
     .. math::

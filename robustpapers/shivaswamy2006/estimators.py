@@ -3,8 +3,10 @@ prediction rule of shivaswamy2006 section 6.1 and the robust CTM/SR regressors (
 from __future__ import annotations
 
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -153,8 +155,8 @@ class RobustMissingSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {**_CLASSIFIER, "W": [None, *_POSITIVE]}
 
-    def __init__(self, gamma=1.0, C=1.0, W=None, em_max_iter=1000, em_tol=1e-4, em_reg=1e-6, tol=1e-8,
-                 max_iter=200):
+    def __init__(self, gamma: float = 1.0, C: float = 1.0, W: float | None = None, em_max_iter: int = 1000,
+                 em_tol: float = 1e-4, em_reg: float = 1e-6, tol: float = 1e-8, max_iter: int = 200) -> None:
         self.gamma = gamma
         self.C = C
         self.W = W
@@ -170,7 +172,7 @@ class RobustMissingSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> RobustMissingSVC:
         self._validate_params()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float)
         check_classification_targets(y)
@@ -210,7 +212,7 @@ class RobustMissingSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
     def _moments(self):
         return {-1.0: (self.means_[0], self.covariances_[0]), 1.0: (self.means_[1], self.covariances_[1])}
 
-    def impute(self, X):
+    def impute(self, X: np.ndarray) -> Any:
         """Imputed patterns and factors of their padded covariances by the section 6.1 rule."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=float)
@@ -218,12 +220,12 @@ class RobustMissingSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
         Xbar, F, _ = impute_by_fit(self.coef_[0], self.intercept_[0], X, self._moments())
         return Xbar, F
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """:math:`\\langle w, \\bar x\\rangle + b` at the imputation chosen by section 6.1."""
         Xbar, _ = self.impute(X)
         return Xbar @ self.coef_[0] + self.intercept_[0]
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
@@ -276,8 +278,9 @@ class RobustMissingSVR(ParamsMixin, RegressorMixin, BaseEstimator):
 
     _parameter_constraints = dict(_REGRESSOR)
 
-    def __init__(self, formulation="ctm", eta=0.5, epsilon=0.1, W=10.0, D=1.0, em_max_iter=1000, em_tol=1e-4,
-                 em_reg=1e-6, tol=1e-8, max_iter=200):
+    def __init__(self, formulation: str = "ctm", eta: float = 0.5, epsilon: float = 0.1, W: float = 10.0,
+                 D: float = 1.0, em_max_iter: int = 1000, em_tol: float = 1e-4, em_reg: float = 1e-6,
+                 tol: float = 1e-8, max_iter: int = 200) -> None:
         self.formulation = formulation
         self.eta = eta
         self.epsilon = epsilon
@@ -294,7 +297,7 @@ class RobustMissingSVR(ParamsMixin, RegressorMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> RobustMissingSVR:
         self._validate_params()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float, y_numeric=True)
         X = check_missing_array(X)
@@ -307,14 +310,14 @@ class RobustMissingSVR(ParamsMixin, RegressorMixin, BaseEstimator):
         self.intercept_ = res.b
         return self
 
-    def impute(self, X):
+    def impute(self, X: np.ndarray) -> Any:
         """Conditional-mean imputation (42) and factors of the padded covariances (43)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=float)
         X = check_missing_array(X)
         return conditional_moments(X, self.mean_, self.covariance_)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         Xbar, _ = self.impute(X)
         return Xbar @ self.coef_ + self.intercept_
 
@@ -377,8 +380,10 @@ class KernelRobustMissingSVC(ParamsMixin, _KernelFeaturesMixin, ClassifierMixin,
 
     _parameter_constraints = {**_CLASSIFIER, "W": [None, *_POSITIVE], **_KERNEL}
 
-    def __init__(self, gamma=1.0, C=1.0, W=None, kernel_gamma=0.5, covariance="spherical", sigma=1.0,
-                 n_neighbors=5, em_max_iter=1000, em_tol=1e-4, em_reg=1e-6, tol=1e-8, max_iter=200):
+    def __init__(self, gamma: float = 1.0, C: float = 1.0, W: float | None = None, kernel_gamma: float = 0.5,
+                 covariance: str = "spherical", sigma: float | np.ndarray = 1.0, n_neighbors: int = 5,
+                 em_max_iter: int = 1000, em_tol: float = 1e-4, em_reg: float = 1e-6, tol: float = 1e-8,
+                 max_iter: int = 200) -> None:
         self.gamma = gamma
         self.C = C
         self.W = W
@@ -398,7 +403,7 @@ class KernelRobustMissingSVC(ParamsMixin, _KernelFeaturesMixin, ClassifierMixin,
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> KernelRobustMissingSVC:
         self._validate_params()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float)
         check_classification_targets(y)
@@ -429,7 +434,7 @@ class KernelRobustMissingSVC(ParamsMixin, _KernelFeaturesMixin, ClassifierMixin,
         self.intercept_ = res.b
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """:math:`\\alpha^\\top\\tilde K(t) + b`, at the imputation chosen by the h1/h2 rule for incomplete t."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=float)
@@ -449,7 +454,7 @@ class KernelRobustMissingSVC(ParamsMixin, _KernelFeaturesMixin, ClassifierMixin,
                     best[i], out[i] = h, f[i]
         return out
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         check_is_fitted(self)
         return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
@@ -509,9 +514,10 @@ class KernelRobustMissingSVR(ParamsMixin, _KernelFeaturesMixin, RegressorMixin, 
 
     _parameter_constraints = {**_REGRESSOR, **_KERNEL}
 
-    def __init__(self, formulation="ctm", eta=0.5, epsilon=0.1, W=10.0, D=1.0, kernel_gamma=0.1,
-                 covariance="spherical", sigma=1.0, n_neighbors=5, em_max_iter=1000, em_tol=1e-4, em_reg=1e-6,
-                 tol=1e-8, max_iter=200):
+    def __init__(self, formulation: str = "ctm", eta: float = 0.5, epsilon: float = 0.1, W: float = 10.0,
+                 D: float = 1.0, kernel_gamma: float = 0.1, covariance: str = "spherical",
+                 sigma: float | np.ndarray = 1.0, n_neighbors: int = 5, em_max_iter: int = 1000,
+                 em_tol: float = 1e-4, em_reg: float = 1e-6, tol: float = 1e-8, max_iter: int = 200) -> None:
         self.formulation = formulation
         self.eta = eta
         self.epsilon = epsilon
@@ -532,7 +538,7 @@ class KernelRobustMissingSVR(ParamsMixin, _KernelFeaturesMixin, RegressorMixin, 
         tags.input_tags.allow_nan = True
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> KernelRobustMissingSVR:
         self._validate_params()
         X, y = validate_data(self, X, y, ensure_all_finite="allow-nan", dtype=float, y_numeric=True)
         X = check_missing_array(X)
@@ -546,7 +552,7 @@ class KernelRobustMissingSVR(ParamsMixin, _KernelFeaturesMixin, RegressorMixin, 
         self.intercept_ = res.b
         return self
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=float)
         X = check_missing_array(X)
@@ -598,7 +604,8 @@ class RobustMissingMulticlassSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = dict(_CLASSIFIER)
 
-    def __init__(self, gamma=1.0, C=1.0, em_max_iter=1000, em_tol=1e-4, em_reg=1e-6, tol=1e-8, max_iter=200):
+    def __init__(self, gamma: float = 1.0, C: float = 1.0, em_max_iter: int = 1000, em_tol: float = 1e-4,
+                 em_reg: float = 1e-6, tol: float = 1e-8, max_iter: int = 200) -> None:
         self.gamma = gamma
         self.C = C
         self.em_max_iter = em_max_iter
@@ -612,7 +619,7 @@ class RobustMissingMulticlassSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> RobustMissingMulticlassSVC:
         from .extensions import robust_multiclass_svm
 
         self._validate_params()
@@ -642,7 +649,7 @@ class RobustMissingMulticlassSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
         self.intercept_ = res.W[:, d]
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores :math:`\\langle w_c, x\\rangle + b_c` (n, k) at the imputation chosen by the prediction
         rule; for two classes the difference of the two scores (n,), positive for ``classes_[1]``."""
         S = self._scores(X)
@@ -673,6 +680,6 @@ class RobustMissingMulticlassSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
                     best[i], scores[i] = dmin, S[i]
         return scores
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
         check_is_fitted(self)
         return self.classes_[np.argmax(self._scores(X), axis=1)]

@@ -2,6 +2,8 @@
 covariances of (44) and the prediction procedure of section 6.1."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core import SolverResult, Trace, check_nonnegative, check_positive, warn_not_converged
@@ -10,7 +12,7 @@ __all__ = ["check_missing_array", "em_gaussian", "conditional_moments", "class_m
            "impute_by_fit", "delete_entries"]
 
 
-def check_missing_array(X, name="X"):
+def check_missing_array(X: np.ndarray, name: str = "X") -> Any:
     """Float 2-D array where NaN marks a missing entry; inf, empty rows and all-missing rows refused."""
     try:
         X = np.asarray(X, dtype=float)
@@ -48,7 +50,8 @@ def _cond(x, mean, cov):
     return xbar, m, (Smm + Smm.T) / 2
 
 
-def conditional_moments(X, mean, cov, *, factors=True):
+def conditional_moments(X: np.ndarray, mean: np.ndarray, cov: np.ndarray, *, factors: bool = True
+) -> tuple[Any, ...]:
     r"""Impute missing entries by their conditional mean and give the padded conditional covariance,
     shivaswamy2006 eqs. (42), (43) and the :math:`\Sigma_i` of (44).
 
@@ -106,7 +109,8 @@ def conditional_moments(X, mean, cov, *, factors=True):
     return Xbar, out
 
 
-def em_gaussian(X, *, max_iter=1000, tol=1e-4, reg=1e-6, verbose=False):
+def em_gaussian(X: np.ndarray, *, max_iter: int = 1000, tol: float = 1e-4, reg: float = 1e-6,
+                verbose: bool = False) -> SolverResult:
     r"""Mean and covariance of a Gaussian from data with missing entries by EM (Dempster et al. 1977),
     as used in shivaswamy2006 section 6.1.
 
@@ -211,7 +215,7 @@ def em_gaussian(X, *, max_iter=1000, tol=1e-4, reg=1e-6, verbose=False):
                         message="converged" if converged else "max_iter reached")
 
 
-def class_moments(X, y, **em_options):
+def class_moments(X: np.ndarray, y: np.ndarray, **em_options: Any) -> dict[Any, Any]:
     """EM mean and covariance of each class (labels -1 and +1) of data with NaN, shivaswamy2006 section 6.1.
 
     Parameters
@@ -246,7 +250,7 @@ def class_moments(X, y, **em_options):
     return out
 
 
-def impute_by_fit(w, b, X, moments):
+def impute_by_fit(w: np.ndarray, b: float, X: np.ndarray, moments: dict[str, Any]) -> tuple[Any, ...]:
     r"""The prediction procedure of shivaswamy2006 section 6.1 (steps 1-3): impute each incomplete pattern
     under each class and keep the imputation farther from the hyperplane in its own metric,
 
@@ -295,7 +299,8 @@ def impute_by_fit(w, b, X, moments):
     return Xbar, factors, chosen
 
 
-def delete_entries(X, row_fraction, feature_fraction, random_state=None, *, n_delete=None):
+def delete_entries(X: np.ndarray, row_fraction: Any, feature_fraction: Any,
+                   random_state: int | np.random.Generator | None = None, *, n_delete: Any = None) -> Any:
     """Mark entries missing (NaN): in a random ``row_fraction`` of the rows, delete a random
     ``feature_fraction`` of the features (or exactly ``n_delete`` features), as in shivaswamy2006 section 8.
 

@@ -2,6 +2,8 @@
 SOCPs of shivaswamy2006 section 5-6."""
 from __future__ import annotations
 
+from typing import Any
+
 import cvxpy as cp
 import numpy as np
 
@@ -32,8 +34,9 @@ def _prep(X, y, Sigmas, factors, eta, epsilon, W):
     return X, y, F, eta, epsilon, W, rows
 
 
-def robust_svr_ctm(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, D=1.0, *, factors=None,
-                   tol=1e-8, max_iter=200, verbose=False):
+def robust_svr_ctm(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, eta: float | np.ndarray = 0.5,
+                   epsilon: float = 0.1, W: float = 10.0, D: float = 1.0, *, factors: np.ndarray | None = None,
+                   tol: float = 1e-8, max_iter: int = 200, verbose: bool = False) -> SolverResult:
     r"""Close-to-mean (CTM) robust :math:`\varepsilon`-insensitive regression, shivaswamy2006 eqs. (35) and (45).
 
     .. math::
@@ -107,8 +110,9 @@ def robust_svr_ctm(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, D=1.0, *, fa
                         formulation="ctm")
 
 
-def robust_svr_sr(X, y, Sigmas=None, eta=0.5, epsilon=0.1, W=10.0, *, factors=None,
-                  tol=1e-8, max_iter=200, verbose=False):
+def robust_svr_sr(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, eta: float = 0.5,
+                  epsilon: float = 0.1, W: float = 10.0, *, factors: np.ndarray | None = None,
+                  tol: float = 1e-8, max_iter: int = 200, verbose: bool = False) -> SolverResult:
     r"""Small-residual (SR) robust regression, shivaswamy2006 eq. (36) and its missing-value form (section 6.2).
 
     .. math::
@@ -187,7 +191,7 @@ def _loss_expr(e, loss, epsilon, sigma):
     return cp.sum(cp.huber(e, sigma)) / (2.0 * sigma)
 
 
-def loss_value(e, loss="l2", epsilon=0.1, sigma=1.0):
+def loss_value(e: Any, loss: str = "l2", epsilon: float = 0.1, sigma: float = 1.0) -> Any:
     r"""The losses of shivaswamy2006 eq. (24), elementwise, in numpy.
 
     .. math::
@@ -216,8 +220,10 @@ def loss_value(e, loss="l2", epsilon=0.1, sigma=1.0):
     return np.where(e <= sigma, e ** 2 / (2.0 * sigma), e - sigma / 2.0)
 
 
-def robust_regression(X, y, Sigmas=None, loss="l2", eta=0.5, W=10.0, D=1.0, *, epsilon=0.1, sigma=1.0,
-                      factors=None, tol=1e-8, max_iter=200, verbose=False):
+def robust_regression(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, loss: str = "l2",
+                      eta: float | np.ndarray = 0.5, W: float = 10.0, D: float = 1.0, *, epsilon: float = 0.1,
+                      sigma: float | np.ndarray = 1.0, factors: np.ndarray | None = None, tol: float = 1e-8,
+                      max_iter: int = 200, verbose: bool = False) -> SolverResult:
     r"""The close-to-mean robust regression with a general convex loss, shivaswamy2006 eq. (34).
 
     .. math::

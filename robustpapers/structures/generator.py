@@ -18,6 +18,7 @@ from ``resolution_range``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -84,7 +85,7 @@ class StructureDataset:
     def __len__(self):
         return len(self.coords)
 
-    def pair(self, f1, f2):
+    def pair(self, f1: Any, f2: Any) -> Any:
         """Indices and +-1 labels of the one-vs-one problem family ``f1`` (+1) vs ``f2`` (-1) (bental2012 §7.7).
 
         Examples
@@ -100,7 +101,8 @@ class StructureDataset:
         idx = np.flatnonzero((self.y == f1) | (self.y == f2))
         return idx, np.where(self.y[idx] == f1, 1, -1)
 
-    def one_vs_rest(self, f, n_negative=None, random_state=None):
+    def one_vs_rest(self, f: Any, n_negative: Any = None,
+                    random_state: int | np.random.Generator | None = None) -> Any:
         """Indices and +-1 labels of family ``f`` (+1) against ``n_negative`` structures drawn from the
         other families (-1; default as many as the family has, the balanced protocol of bhadra2010 §5.2).
 
@@ -127,7 +129,7 @@ class StructureDataset:
             raise ValueError(f"family must be an index in [0, {len(self.family_names)}), got {f!r}")
 
 
-def random_rotation(rng):
+def random_rotation(rng: int | np.random.Generator | None) -> Any:
     """A uniformly distributed rotation matrix (QR of a Gaussian matrix, det +1)."""
     Q, R = np.linalg.qr(rng.normal(size=(3, 3)))
     Q = Q * np.sign(np.diag(R))
@@ -136,7 +138,7 @@ def random_rotation(rng):
     return Q
 
 
-def trace_from_angles(theta, tau, bond=BOND_LENGTH):
+def trace_from_angles(theta: float, tau: Any, bond: Any = BOND_LENGTH) -> Any:
     r"""C-alpha coordinates from virtual bond angles and torsions (degrees).
 
     Residue :math:`i\ge 3` is placed at distance ``bond`` from residue :math:`i-1`, with
@@ -212,10 +214,11 @@ def _check_int(value, name, low):
     return int(value)
 
 
-def make_structure_families(n_families=15, n_members=10, length=16, *, n_groups=4,
-                            family_divergence=0.5, deformation_range=(2.0, 12.0),
-                            indel_rate=1.0, coord_noise=0.2, resolution_range=(1.5, 3.0),
-                            random_state=None):
+def make_structure_families(n_families: int = 15, n_members: int = 10, length: int = 16, *, n_groups: int = 4,
+                            family_divergence: float = 0.5,
+                            deformation_range: tuple[float, float] = (2.0, 12.0), indel_rate: float = 1.0,
+                            coord_noise: float = 0.2, resolution_range: tuple[float, float] = (1.5, 3.0),
+                            random_state: int | np.random.Generator | None = None) -> StructureDataset:
     r"""Generate ``n_families`` families of ``n_members`` C-alpha traces (bental2012 §7.1.2 analog).
 
     Each member is :math:`P = R\,\mathrm{trace}(\theta + \delta_\theta, \tau + \delta_\tau) + t`

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Any
 
 import numpy as np
 
@@ -23,7 +24,7 @@ def _gemmi():
     return gemmi
 
 
-def read_structure(path, chain=None, model=0, atom="CA"):
+def read_structure(path: str, chain: str | None = None, model: int = 0, atom: str = "CA") -> tuple[Any, ...]:
     r"""C-alpha coordinates and resolution of one PDB or mmCIF file (bental2012 eq. (3), §7.7).
 
     .. math::
@@ -123,7 +124,7 @@ def _cif_resolution(gemmi, path):
     return float("nan")
 
 
-def read_structures(paths, chain=None, model=0, atom="CA"):
+def read_structures(paths: Any, chain: Any = None, model: int = 0, atom: str = "CA") -> tuple[Any, ...]:
     r"""Read several files with :func:`read_structure` (bental2012 §7.7's :math:`\{(P_i, r_i)\}`).
 
     Returns

@@ -51,6 +51,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -65,7 +66,7 @@ __all__ = [
 _METHODS = ("fourier", "exact")
 
 
-def check_structure(X, name="X", l=None):
+def check_structure(X: np.ndarray, name: str = "X", l: Any = None) -> Any:
     """Validate one C-alpha trace: a finite ``(n, 3)`` array with at least ``l`` residues.
 
     Raises
@@ -116,7 +117,7 @@ def _pair_index(l):
     return np.array(pairs, dtype=np.intp), idx
 
 
-def substructures(X, l):
+def substructures(X: np.ndarray, l: int) -> np.ndarray:
     r"""Substructure descriptors :math:`d_{i_a}` of every residue (bental2012 App. C).
 
     The substructure of residue :math:`a` is residue :math:`a` and its :math:`l-1`
@@ -198,7 +199,7 @@ def _pds(fi, fj, sigma):
     return S.sum(axis=1)
 
 
-def pds_matrix(P, Q, l=4, sigma=4.0):
+def pds_matrix(P: np.ndarray, Q: np.ndarray, l: int = 4, sigma: float = 4.0) -> Any:
     r"""Matrix :math:`A_{ac} = K_{pds}(N_{P_a}, N_{Q_c})` of substructure kernels (bental2012 App. C).
 
     .. math::
@@ -429,8 +430,10 @@ def _check_params(l, sigma, sigma_norm, method, tol, n_jobs):
     return l, sigma, sigma_norm, method, tol, int(n_jobs)
 
 
-def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, normalize=True,
-                               method="fourier", tol=1e-10, n_jobs=1):
+def substructure_kernel_matrix(X: Sequence[Any], Y: Sequence[Any] | None = None, *, l: int = 4,
+                               sigma: float | np.ndarray = 4.0, sigma_norm: float | None = None,
+                               normalize: bool = True, method: str = "fourier", tol: float = 1e-10,
+                               n_jobs: int = 1) -> np.ndarray:
     r"""Kernel matrix of the weighted pairwise-distance substructure kernel (bental2012 App. C).
 
     .. math::
@@ -509,8 +512,8 @@ def substructure_kernel_matrix(X, Y=None, *, l=4, sigma=4.0, sigma_norm=None, no
     return K
 
 
-def substructure_kernel(P, Q, *, l=4, sigma=4.0, sigma_norm=None, normalize=False,
-                        method="fourier", tol=1e-10):
+def substructure_kernel(P: np.ndarray, Q: np.ndarray, *, l: int = 4, sigma: float = 4.0, sigma_norm: Any = None,
+                        normalize: bool = False, method: str = "fourier", tol: float = 1e-10) -> Any:
     r"""The substructure kernel :math:`K(P, Q)` between two C-alpha traces (bental2012 App. C).
 
     .. math::

@@ -13,6 +13,7 @@ structure gives :math:`\mathbf K_l(x_i, x_j) = K(z^l_i, z^l_j)`; bental2012 §7.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -24,7 +25,7 @@ __all__ = ["perturb_structure", "perturb_structures", "KernelSet", "build_kernel
            "multi_instance_kernel", "check_resolutions"]
 
 
-def check_resolutions(r, n, name="resolutions"):
+def check_resolutions(r: Any, n: int, name: str = "resolutions") -> Any:
     """Validate resolutions: ``n`` finite values >= 0 (a scalar is broadcast).
 
     Examples
@@ -42,7 +43,8 @@ def check_resolutions(r, n, name="resolutions"):
     return r
 
 
-def perturb_structure(X, r, size=None, random_state=None):
+def perturb_structure(X: np.ndarray, r: float, size: int | None = None,
+                      random_state: int | np.random.Generator | None = None) -> np.ndarray:
     r"""Draw structures from the resolution box of ``X`` (bental2012 §7.7).
 
     .. math::
@@ -78,7 +80,8 @@ def perturb_structure(X, r, size=None, random_state=None):
     return X + rng.uniform(-r / 2, r / 2, size=shape)
 
 
-def perturb_structures(coords, resolutions, L, random_state=None):
+def perturb_structures(coords: np.ndarray, resolutions: Any, L: int,
+                       random_state: int | np.random.Generator | None = None) -> list[Any]:
     r"""``L`` independent resolution draws of every structure (bental2012 §4.3, §7.7).
 
     Returns
@@ -126,7 +129,7 @@ class KernelSet:
     b: np.ndarray
     draws: list | None = None
 
-    def subset(self, rows, cols=None):
+    def subset(self, rows: Any, cols: Any = None) -> Any:
         """The kernel set restricted to ``rows`` x ``cols`` (default ``cols = rows``), e.g. a
         one-vs-one problem's training block or its test-vs-train block.
 
@@ -148,8 +151,11 @@ class KernelSet:
                          K_bar=self.K_bar[ix], a=self.a[ix], b=self.b[ix], draws=draws)
 
 
-def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=None, normalize=True,
-                     method="fourier", tol=1e-10, random_state=None, n_jobs=1, keep_draws=False):
+def build_kernel_set(coords: Sequence[Any], resolutions: np.ndarray, L: int = 50, *, l: int = 4,
+                     sigma: float = 4.0, sigma_norm: Any = None, normalize: bool = True,
+                     method: str = "fourier", tol: float = 1e-10,
+                     random_state: int | np.random.Generator | None = None, n_jobs: int = 1,
+                     keep_draws: bool = False) -> KernelSet:
     r"""Build :math:`\mathbf K_1..\mathbf K_L`, :math:`\overline{\mathbf K}`, :math:`a`, :math:`b` and the nominal kernel.
 
     .. math::
@@ -199,8 +205,9 @@ def build_kernel_set(coords, resolutions, L=50, *, l=4, sigma=4.0, sigma_norm=No
                      b=K_draws.max(axis=0), draws=draws if keep_draws else None)
 
 
-def multi_instance_kernel(bags, *, l=4, sigma=4.0, sigma_norm=None, normalize=True, method="fourier",
-                          tol=1e-10, n_jobs=1, return_support=False):
+def multi_instance_kernel(bags: Sequence[Any], *, l: int = 4, sigma: float = 4.0, sigma_norm: Any = None,
+                          normalize: bool = True, method: str = "fourier", tol: float = 1e-10,
+                          n_jobs: int = 1, return_support: bool = False) -> np.ndarray | tuple[Any, ...]:
     r"""Normalised multi-instance set kernel over perturbed copies (Gärtner et al. 2002; bhadra2010 §5.2).
 
     .. math::
