@@ -59,3 +59,22 @@ def claims(records):
                               f"{int((d < 0).sum())} behind; grid point per problem chosen on the other problems.",
                          **res))
     return out
+
+
+def draw(records):
+    """Fig. 7: histograms of USSVM_SOCP's RobustErr accuracy minus RSVM's (left) and minus the nominal SVM's (right)
+    over the problems of the analog."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    d = numbers(records) if len(records["first"]) else {}
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
+    for ax, (other, name) in zip(axes, (("RSVM", "RSVM"), ("Nominal", "the nominal SVM"))):
+        v = np.asarray(d.get(other, []), float)
+        if v.size:
+            ax.hist(v, bins=np.arange(np.floor(v.min() / 5) * 5 - 2.5, np.ceil(v.max() / 5) * 5 + 7.5, 5),
+                    color="C0", edgecolor="white")
+        ax.set_xlabel(f"USSVM_SOCP minus {name} (points)")
+    axes[0].set_ylabel("problems")
+    fig.tight_layout()
+    return fig
