@@ -271,5 +271,17 @@ def test_radius_claim_recomputed(claims):
 
 
 def test_claims_without_records_are_not_testable(claims):
-    for cid in ("fig1-scenarios", "thm4-violation", "sec7-1-duality", "sec7-1-kkt", "fig2-robust-hyperplane"):
+    for cid in ("fig1-scenarios", "sec7-1-duality", "sec7-1-kkt", "fig2-robust-hyperplane"):
         assert claims[cid].verdict == "not testable here" and claims[cid].n_runs == 0
+
+
+def test_theorems_4_and_5_recomputed(claims):
+    recs = raw("theorems_regression", "theorem4_5_task", 1, eta=0.3, n_draws=4000)
+    assert len(recs) == 1
+    r = recs[0]["result"]
+    c = claims["thm4-violation"]
+    assert c.our_value == max(max(r["p_sr"]), max(r["p_ctm"]))
+    assert c.verdict == ("reproduced" if c.our_value <= 0.3 else "not reproduced")
+    c = claims["thm5-ellipsoid"]
+    assert c.our_value == max(r["thm5_ratio"]) and c.verdict == ("reproduced" if c.our_value <= 1 else "not reproduced")
+    assert r["n_incomplete"] == len(r["p_sr"]) == len(r["thm5_ratio"]) == 75
