@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
@@ -95,7 +96,7 @@ DATASET_CARDS = {
         papers=["shivaswamy2006"]),
 }
 
-def list_datasets():
+def list_datasets() -> list[str]:
     """Names accepted by :func:`load_dataset`."""
     return sorted(DATASET_CARDS)
 
@@ -140,7 +141,7 @@ def _resample_16(images28):
     return np.clip(zoom(images28, (1, 16 / 28, 16 / 28), order=1), 0.0, 1.0)
 
 
-def load_dataset(name):
+def load_dataset(name: str) -> Dataset:
     """Load dataset ``name`` (see :func:`list_datasets`) offline.
 
     Returns
@@ -186,7 +187,7 @@ def _load_once(name):
     return Dataset(name, X, y, card)
 
 
-def binary_subset(ds, positive, negative):
+def binary_subset(ds: Dataset, positive: Any, negative: Any) -> Dataset:
     """Restrict a multiclass :class:`Dataset` to two classes (given by name or index) with labels +1/-1."""
     classes = ds.card.get("classes") or []
 

@@ -36,6 +36,6 @@ METHOD_COLORS = {
 }
 
 
-def use_style():
+def use_style() -> None:
     """Apply the book's matplotlib style (call once at the top of a notebook)."""
     mpl.rcParams.update(STYLE)

@@ -156,7 +156,7 @@ class IndefiniteSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
             return make_kernel("linear")
         raise ValueError(f"kernel must be 'precomputed', 'rbf', 'linear', 'poly' or callable, got {self.kernel!r}")
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> IndefiniteSVC:
         # every option, the solver's too, for every method: a bad one leaves nothing fitted
         self._validate_params()
         C, rho, tol = float(self.C), float(self.rho), float(self.tol)

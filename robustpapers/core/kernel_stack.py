@@ -77,21 +77,21 @@ class KernelStack:
             self.entries[name] = v
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """(rows, columns): the number of samples is ``shape[0]``, as for a precomputed kernel."""
         return self.kernels.shape[1:]
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         return 2
 
     @property
-    def n_kernels(self):
+    def n_kernels(self) -> int:
         """L, the number of perturbation kernels."""
         return self.kernels.shape[0] - 1
 
     @property
-    def nominal(self):
+    def nominal(self) -> np.ndarray:
         r"""The nominal (mean) kernel :math:`\bar K` = ``kernels[0]``."""
         return self.kernels[0]
 

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import numpy as np
 
 __all__ = ["canonical", "check_random_state", "derive_seed"]
 
 
-def canonical(obj):
+def canonical(obj: Any) -> Any:
     """JSON-able canonical form (numpy scalars to Python, tuples to lists)."""
     if isinstance(obj, dict):
         return {str(k): canonical(v) for k, v in sorted(obj.items(), key=lambda kv: str(kv[0]))}
@@ -24,13 +25,14 @@ def canonical(obj):
     raise ValueError(f"value {obj!r} of type {type(obj).__name__} is not JSON-serialisable")
 
 
-def derive_seed(seed, *keys):
+def derive_seed(seed: int, *keys: Any) -> int:
     """A child seed (int < 2**32) derived deterministically from ``seed`` and any JSON-able ``keys``."""
     h = hashlib.sha256(json.dumps(canonical([seed, list(keys)])).encode()).digest()
     return int.from_bytes(h[:4], "little")
 
 
-def check_random_state(random_state):
+def check_random_state(random_state: int | np.random.Generator | np.random.RandomState | None
+                       ) -> np.random.Generator:
     """A numpy ``Generator`` from None, an int seed, a ``SeedSequence``, a ``Generator`` or a ``RandomState``.
 
     Unlike :func:`sklearn.utils.check_random_state` (which returns a legacy ``RandomState``), this returns
