@@ -211,7 +211,8 @@ def test_sec3_true_beta_claim_recomputed(claims):
 def test_new_tasks_small():
     """The tasks added for Figs. 1 and 3 on a small data set: the growing test noise is the fixed one at kappa = 1
     and the mean kernel at kappa = 0, and the Nominal SVM's constraint is exceeded about half the time."""
-    from robustpapers.reproduce.bhadra2010.experiments import bound_svm_task, qn_socp_task, robustness_task
+    from robustpapers.reproduce.bhadra2010.experiments import robustness_task
+    from robustpapers.reproduce.bhadra2010.experiments_ext import bound_svm_task, qn_socp_task
 
     kw = dict(dataset=0, noise="uniform", C=10.0, n_per_class=15, n_samples=20, n_starts=2, seed=0,
               methods=["RSVM_SOCP", "SVM"])

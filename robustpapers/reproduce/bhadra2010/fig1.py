@@ -292,13 +292,18 @@ def numbers(records):
     for (noise, fam), q in sorted(Q.items()):
         k = q["keep"][-1]
         a = A.get(noise)
-        svm = (np.nanmean(a["values"]["SVM"][[a["datasets"].index(d) for d in q["datasets"]], -1])
-               if a is not None and a["kappas"][-1] == q["kappa"] else np.nan)
+        # the data sets with both runs cached: QN's and the SOCP's, and the SVM's at the same kappa
+        both = [d for d in q["datasets"] if a is not None and d in a["datasets"] and a["kappas"][-1] == q["kappa"]]
+        rows = [q["datasets"].index(d) for d in both]
+        svm = a["values"]["SVM"][[a["datasets"].index(d) for d in both], -1] if both else np.array([np.nan])
         fname = "RSVM" if fam == "fs" else "RSVM(g)"
-        qrows.append({"noise": NOISE_NAME[noise], "family": fname, "kappa": q["kappa"],
-                      f"{fname}_QN": float(np.mean(q[f"RE_QN{k}"])), f"{fname}_SOCP": float(np.mean(q["RE_SOCP"])),
-                      "SVM": float(svm), "QN converged": f"{int(q[f'qn{k}_converged'].sum())} of {len(q['datasets'])}"})
+        qrows.append({"noise": NOISE_NAME[noise], "family": fname, "kappa": q["kappa"], "data sets": len(both),
+                      "QN": float(np.mean(q[f"RE_QN{k}"][rows])) if rows else np.nan,
+                      "SOCP": float(np.mean(q["RE_SOCP"][rows])) if rows else np.nan,
+                      "SVM": float(np.mean(svm)),
+                      "QN converged": f"{int(q[f'qn{k}_converged'][rows].sum())} of {len(rows)}"})
     return {"curves": curves, "qn": pd.DataFrame(qrows), "n_tasks": len(records["growing"]),
+            "qn_n": min((len(q["datasets"]) for q in Q.values()), default=0),
             "n_datasets": min((a["n_complete"] for a in A.values()), default=0)}
 
 

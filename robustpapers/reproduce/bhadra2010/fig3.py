@@ -220,6 +220,7 @@ def numbers(records):
     return {"curves": pd.DataFrame(rows).set_index(["noise", "eps"]) if rows else pd.DataFrame(),
             "coincide": pd.DataFrame(coincide),
             "svm": {NOISE_NAME[n]: float(np.mean(v)) for n, v in S.items()},
+            "svm_n": {NOISE_NAME[n]: len(v) for n, v in S.items()},
             "n_tasks": len(records["bound"]) + len(records["svm"])}
 
 
