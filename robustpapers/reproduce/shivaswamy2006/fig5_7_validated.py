@@ -329,3 +329,40 @@ def claims(records):
                   "P(z ≤ −k) ≤ 1/(1 + k²): 0.20 for k = 2, 0.10 for k = 3)." + f" {CERT_NOTE}"),
             **res))
     return out
+
+
+def status(records, scale="paper"):
+    """How much of the sweep is cached: ``"k of n runs cached (complete: ...)"``, for the page."""
+    reps = SETTINGS[scale]["reps"]
+    n = sum(len(v) for v in records.values())
+    total = len(DATASETS) * len(RATES) * reps
+    done = [f"{ds.capitalize()} {int(round(100 * rate))} %" for (ds, rate), v in records.items() if len(v) == reps]
+    if n == total:
+        return f"all {total} runs ({reps} splits for each data set and missing rate)"
+    return (f"{n} of the {total} runs ({reps} splits for each data set and missing rate); complete for "
+            + (", ".join(done) if done else "none") + "; a condition with fewer splits is not judged")
+
+
+def rule_summary(records, weights="robust"):
+    """The §6.1 rule on ``weights``, summed up over the conditions with at least two splits: in how many its
+    actual error is significantly above (95 % interval over the splits) the class-agnostic imputation's and the
+    true test points', and the condition where the share of test patterns it imputes as class −1 is farthest
+    from the share of class −1 in the test set."""
+    worse_agn = worse_true = better_agn = n = 0
+    far = None
+    for (ds, rate), recs in records.items():
+        if len(recs) < 2:
+            continue
+        n += 1
+        r61, agn, tru = (_col(recs, f"{weights}_{k}") for k in ("rule61", "agnostic", "true"))
+        iv = ledger.paired(r61 - agn)["interval"]
+        worse_agn += iv[0] > 0
+        better_agn += iv[1] < 0
+        worse_true += ledger.paired(r61 - tru)["interval"][0] > 0
+        sent = float(_col(recs, f"{weights}_rule61_negative_imputation").mean())
+        neg = float(1.0 - _col(recs, "positive_fraction_test").mean())
+        if far is None or abs(sent - neg) > abs(far["sent"] - far["negative"]):
+            far = {"condition": f"{ds.capitalize()} with {int(round(100 * rate))} % of the training patterns "
+                                f"incomplete", "sent": sent, "negative": neg}
+    return {"conditions": n, "worse_than_agnostic": int(worse_agn), "better_than_agnostic": int(better_agn),
+            "worse_than_true": int(worse_true), "farthest": far}
