@@ -118,9 +118,8 @@ def test_fig5_7_validated_recomputed(claims):
     """The claims with hyper-parameters chosen on the training data, recomputed from the raw records."""
     for ds in ("heart", "ionosphere", "sonar"):
         for rate, pct in ((0.5, 50), (0.9, 90)):
-            recs = raw("uci_validated", "uci_validated_task", 1, dataset=ds, row_fraction=rate)
-            if len(recs) < 10:
-                continue
+            recs = raw("uci_validated", "uci_validated_task", 1, dataset=ds, row_fraction=rate, cv_folds=3)
+            assert len(recs) == 10
             d = np.array([r["result"]["nominal_actual"] - r["result"]["robust_actual"] for r in recs])
             c = claims[f"fig5-7-validated-actual-{ds}-{pct}"]
             assert c.our_value == pytest.approx(d.mean(), abs=1e-12)
@@ -138,9 +137,8 @@ def test_fig5_7_validated_recomputed(claims):
 
 def test_guarantee_recomputed(claims):
     for ds in ("heart", "ionosphere", "sonar"):
-        recs = raw("uci_validated", "uci_validated_task", 1, dataset=ds)
-        if len(recs) < 20:
-            continue
+        recs = raw("uci_validated", "uci_validated_task", 1, dataset=ds, cv_folds=3)
+        assert len(recs) == 20
         d = [0.2 - r["result"]["guarantee"]["2"]["violation"] for r in recs]
         c = claims[f"fig5-7-guarantee-{ds}"]
         assert c.our_value == pytest.approx(np.mean(d), abs=1e-12)
