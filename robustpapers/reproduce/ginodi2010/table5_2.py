@@ -159,8 +159,10 @@ def claims(records):
         for base, alg, tag in (("cs", ALG_CS, "the Crammer–Singer SVM (the thesis's baseline)"),
                                ("ovo", ALG_OVO, "a one-vs-one SVM")):
             cid = f"table5_2-svm-{p}" if base == "cs" else f"table5_2-ovo-{p}"
-            statement = (f"On {name} the multiclass SVM slightly outperforms M-GURU ({svm} % vs {full} %)." if ahead
-                         else f"On {name} M-GURU performs similarly to the multiclass SVM ({full} % vs {svm} %).")
+            who = ("the multiclass SVM (Crammer–Singer, as in the thesis)" if base == "cs" else
+                   "a one-vs-one SVM (in place of the thesis's multiclass SVM)")
+            statement = (f"On {name} {who} slightly outperforms M-GURU ({svm} % vs {full} %)." if ahead
+                         else f"On {name} M-GURU performs similarly to {who} ({full} % vs {svm} %).")
             if not res:
                 out.append(make(LABEL, id=cid, where="Table 5.2, §5.4", condition=NAMES[p], statement=statement,
                                 verdict="inconclusive", paper_value=round(full - svm, 3),
