@@ -7,20 +7,18 @@ bental2012 §5.3, :func:`robustpapers.bental2012.ussvm_fss`) and the conic progr
 """
 from __future__ import annotations
 
-import math
 import time
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Optional, Sequence
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import ArrayLike
 from scipy.optimize import minimize
 from sklearn.svm import SVC
 from threadpoolctl import ThreadpoolController
 
-from ..core import PSD_TOL, SolverResult, Trace, check_binary_labels, check_nonnegative, check_positive
+from ..core import PSD_TOL, SolverResult, Trace, check_binary_labels, check_nonnegative, check_positive, check_psd
 from ..core.result import ConvergenceWarning
 from .robust import dual_exponent, robust_bias, worst_case_eta
 from .ussvm import FSSOptions, _kkt_polish, svm_set_linear_max, ussvm_fss
@@ -125,26 +123,8 @@ def _options(options):
 
 
 def _psd_or_raise(K, name, tol):
-    """Raise ValueError unless K + tol * max(1, lambda_max) I has a Cholesky factor (i.e. lambda_min > -shift)."""
-    K = np.asarray(K, dtype=float)
-    n = K.shape[0]
-    if n == 0:
-        return
-    # lambda_max <= max row sum of |K|; a cheap bound that keeps the shift relative to K's scale
-    v = np.ones(n) / math.sqrt(n)
-    for _ in range(20):
-        w = K @ v
-        nv = float(np.linalg.norm(w))
-        if nv == 0:
-            break
-        v = w / nv
-    lam = max(1.0, float(v @ (K @ v)))
-    A = K + (tol * lam) * np.eye(n)
-    try:
-        scipy.linalg.cholesky(A, lower=True, overwrite_a=True, check_finite=False)
-    except np.linalg.LinAlgError:
-        raise ValueError(f"{name} is not positive semidefinite (a smallest eigenvalue below -{tol:g} * "
-                         f"max(1, largest eigenvalue ~ {lam:.3g})); the robust SVM (12) needs PSD kernels")
+    """Raise ValueError unless K is PSD up to ``tol`` (core.check_psd: a shifted Cholesky, eigenvalues if it fails)."""
+    check_psd(K, name, tol=tol)
 
 
 def _check(K_bar, K_list, y, C, kappa, p, dtype):

@@ -105,6 +105,8 @@ def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> Any:
     dtype = _dtype_of(K)
     tol = psd_tolerance(dtype, tol)
     K = check_kernel(K, name=name, symmetric=True, sym_tol=psd_tolerance(dtype, 1e-8))
+    if K.size and _shifted_cholesky_passes(K, tol):
+        return K
     ev = np.linalg.eigvalsh((K + K.T) / 2) if K.size else np.zeros(1)
     if ev[0] < -tol * max(1.0, abs(ev[-1])):
         raise ValueError(
@@ -114,6 +116,32 @@ def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> Any:
             f"PSD with psd_flip or psd_shift"
         )
     return K
+
+
+def _shifted_cholesky_passes(K: np.ndarray, tol: float) -> bool:
+    """A sufficient test for :func:`check_psd`'s criterion, about ten times cheaper than the eigenvalues.
+
+    A Rayleigh quotient :math:`r = v^\top K v` (a few power steps) is at most :math:`\lambda_{\max}`, so a
+    Cholesky factor of :math:`K + \mathrm{tol}\max(1, r)\,I` proves
+    :math:`\lambda_{\min} > -\mathrm{tol}\max(1, \lambda_{\max})`. When it fails the caller decides on the
+    eigenvalues, so the answer is the eigenvalue test's in every case.
+    """
+    n = K.shape[0]
+    v = np.full(n, 1.0 / np.sqrt(n))
+    for _ in range(10):
+        w = K @ v
+        nw = float(np.linalg.norm(w))
+        if nw == 0.0:
+            break
+        v = w / nw
+    r = float(v @ (K @ v))
+    A = (K + K.T) / 2
+    A[np.diag_indices(n)] += tol * max(1.0, r)
+    try:
+        np.linalg.cholesky(A)
+    except np.linalg.LinAlgError:
+        return False
+    return True
 
 
 def psd_clip(K: np.ndarray) -> Any:
