@@ -26,6 +26,10 @@ TOO_SLOW = {
     "shivaswamy2006/ocr_paper": "cheapest record 85.0 s (OCR SOCP at paper size)",
     "shivaswamy2006/ocr_quick": "its one record took 48.0 s",
     "structures/kernel_spread": "cheapest record 22.0 s",
+    "bhadra2010/qn_socp": "cheapest record 31.6 s (RSVM_QN and the SOCP on one data set, all noise models)",
+    "bhadra2010/qn_socp_starts": "cheapest record 148.6 s (RSVM_QN from 100 starts)",
+    "bhadra2010/socp_true_beta": "cheapest record 45.5 s (the SOCP's classifier scored on the true beta)",
+    "bhadra2010/table2_unnormalised": "cheapest record 106.3 s (Table 2 on a raw structure kernel)",
 }
 
 #: Folders whose cheapest record today's code computes differently: what differs, and why. In each, the code

@@ -28,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["VERDICTS", "PAPERS", "Claim", "paired", "equivalent", "noninferior", "target", "combine", "not_run",
+__all__ = ["VERDICTS", "PAPERS", "Claim", "ClaimIndex", "paired", "equivalent", "noninferior", "target", "combine", "not_run",
            "all_claims", "artefact_modules", "ledger_table", "ledger_markdown", "summary_table"]
 
 #: The verdicts, from the strongest agreement to none at all.
@@ -111,6 +111,20 @@ def _t_quantile(df, level=0.95):
     from scipy.stats import t
 
     return float(t.ppf(0.5 + level / 2, df))
+
+
+class ClaimIndex(dict):
+    """Claims by id, for a page; an id its records do not produce (a quick run skips some conditions)
+    reads as an ``inconclusive`` claim with no value, so a page says so instead of failing."""
+
+    def __init__(self, claims):
+        claims = list(claims)
+        super().__init__((c.id, c) for c in claims)
+        self._paper = claims[0].paper if claims else PAPERS[0]
+
+    def __missing__(self, cid):
+        return Claim(paper=self._paper, id=cid, where="", statement="", verdict="inconclusive", artefact="",
+                     our_value=float("nan"), note="no records of this run bear on it")
 
 
 def paired(diffs, *, direction=1, certified=None, min_pairs=MIN_SPLITS, level=0.95, runs_per_pair=1):
