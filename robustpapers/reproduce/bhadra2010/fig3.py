@@ -245,7 +245,9 @@ def draw(records):
                 for solver, color in solver_color.items():
                     m = f"{fam}_{solver}"
                     if m in a["eff"]:
-                        y = np.nanmean(a["eff"][m], axis=0)
+                        e = np.asarray(a["eff"][m], dtype=float)
+                        k = (~np.isnan(e)).sum(axis=0)  # an eps no data set reached stays a gap in the curve
+                        y = np.where(k > 0, np.nansum(e, axis=0) / np.maximum(k, 1), np.nan)
                         tex = r"RSVM" + ("" if fam == "RSVM" else r"$^{(g)}$") + r"$_{" + solver + "}$"
                         ax.plot(a["eps"], y, ls, marker=mk, ms=3, color=color, label=tex)
             ax.plot(a["eps"], a["eps"], color="k", lw=0.8, label="Ideal-case")
