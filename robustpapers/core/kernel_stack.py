@@ -36,7 +36,6 @@ class KernelStack:
     ----------
     kernels : ndarray (L+1, m, n)
     entries : dict of ndarray (m, n)
-    shape : (m, n)
 
     Examples
     --------
