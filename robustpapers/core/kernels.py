@@ -18,7 +18,7 @@ __all__ = [
 #: see :func:`psd_tolerance` for lower precisions).
 PSD_TOL = 1e-8
 
-#: A matrix stored in a floating dtype of machine epsilon eps is checked with a relative tolerance of at
+#: A matrix stored in a floating dtype of epsilon eps (np.finfo(dtype).eps) is checked with a relative tolerance of at
 #: least PSD_EPS_FACTOR * eps (float32: 1.2e-5): a Gram matrix rounded to float32 has negative
 #: eigenvalues of relative size ~eps (a linear kernel on Sonar: -1.9e-8, already below -PSD_TOL).
 PSD_EPS_FACTOR = 100.0
@@ -27,7 +27,7 @@ PSD_EPS_FACTOR = 100.0
 def psd_tolerance(dtype: Any = np.float64, tol: float = PSD_TOL) -> Any:
     r"""Relative tolerance of the PSD check for a matrix stored in ``dtype``: :math:`\max(\mathrm{tol}, 100\,\epsilon)`.
 
-    :math:`\epsilon` is the machine epsilon of a floating ``dtype`` (float64: the tolerance stays
+    :math:`\epsilon` is ``np.finfo(dtype).eps`` of a floating ``dtype`` (float64: the tolerance stays
     ``tol``; float32: 1.2e-5); integer and other dtypes are exact, the tolerance is ``tol``.
 
     >>> import numpy as np
