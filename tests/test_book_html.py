@@ -143,7 +143,7 @@ _BACKSTAGE = re.compile(r"\b(issues?|sessions?|budgets?|workers?|lent|the machin
 #: Pages not yet rewritten for readers (their chapters are converted one at a time); every other page must pass,
 #: and these must fail until they are rewritten (then they leave this list).
 _NOT_YET_REWRITTEN = {f"book/{p}.html" for p in (
-    "appendix_reproduction_log", "structures_analog")}
+    "appendix_reproduction_log",)}
 
 
 def _reader_text(path):

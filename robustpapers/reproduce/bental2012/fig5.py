@@ -31,7 +31,7 @@ EXPERIMENT = "fig5_convergence"
 VERSION = 2
 #: The paper's two problems (N points per class, L kernels, C) and their budget and tolerance.
 PROBLEMS = (dict(N=50, L=5, C=1.0), dict(N=500, L=5, C=10.0))
-BUDGET, TOL = 2_000_000, 1e-8
+MAX_STEPS, TOL = 2_000_000, 1e-8
 #: The paper's slope after s*.
 SLOPE = -2.0
 #: The run this module adds to the cache: FSS as printed on the first problem (hours of one core, checkpointed;
@@ -126,8 +126,8 @@ def _printed_claim(rec, prob, sched=None):
     statement = "After stage s* FSS converges with slope <= -2 (log10 eps_sad against log10 M_s)."
     if rec is None and sched is not None:
         M_s, s_st = sched["M_s"], int(sched["s_star"])
-        within = [m for m in M_s if m <= BUDGET]
-        after = [m for m in M_s[s_st:] if m <= BUDGET]
+        within = [m for m in M_s if m <= MAX_STEPS]
+        after = [m for m in M_s[s_st:] if m <= MAX_STEPS]
         if len(after) < 2:
             return Claim(PAPER, f"fig5-slope-n{N}", "§7.4, Fig. 5", statement, "not reproduced", artefact=LABEL,
                          condition=cond, paper_value=SLOPE, algorithm=C.FSS_PRINTED, n_runs=0, n_certified=0,
@@ -135,7 +135,7 @@ def _printed_claim(rec, prob, sched=None):
                               "the paper's step limit ends before two stage ends from s* on",
                          note=f"by the stage lengths (16e) of this problem ({', '.join(f'{n:,}' for n in sched['N_s'][:4])}, "
                               f"...) the stages end at M_s = {', '.join(f'{m:,}' for m in M_s[:4])}, ...; s* = {s_st} "
-                              f"by (20), so within the paper's {BUDGET:,} steps {len(within)} stages end, "
+                              f"by (20), so within the paper's {MAX_STEPS:,} steps {len(within)} stages end, "
                               f"{len(after)} of them from s* on: the printed algorithm cannot reach the regime of the "
                               "claim within the paper's limit. The run's certified gaps are not cached, so no slope "
                               "is measured.")
@@ -165,7 +165,7 @@ def _printed_claim(rec, prob, sched=None):
         res = dict(verdict="not reproduced", our_value=tail, interval=None, n_runs=1, n_certified=1,
                    rule="least-squares slope over the stage ends from s* on at most -2; not reproduced when the "
                         "paper's step limit ends before two stage ends from s* on")
-        note = (f"within the paper's limit of {BUDGET:,} steps FSS as printed completes {s['stages']} stages, "
+        note = (f"within the paper's limit of {MAX_STEPS:,} steps FSS as printed completes {s['stages']} stages, "
                 f"{s['n_after']} from s* on: the regime of the claim is not reached (our value: the slope over the "
                 f"certified points from stage s* - 1 on, {_fmt(tail)}; up to s*: {_fmt(s['before'])}). " + run)
     return Claim(PAPER, f"fig5-slope-n{N}", "§7.4, Fig. 5", statement, artefact=LABEL, condition=cond,
@@ -179,11 +179,11 @@ def claims(records):
     for prob in PROBLEMS:
         N = prob["N"]
         cond = f"D_U(1, {N}, 5), C = {prob['C']:g}"
-        out.append(_printed_claim(records.get((N, "fixed", BUDGET, "printed")), prob,
+        out.append(_printed_claim(records.get((N, "fixed", MAX_STEPS, "printed")), prob,
                                   (records.get("schedule") or {}).get(N)))
         for step, alg, tag in (("fixed", C.FSS_TUNED_FIXED, "tuned-fixed"),
                                ("backtracking", C.FSS_TUNED_BACKTRACKING, "tuned-backtracking")):
-            rec = records.get((N, step, BUDGET, "tuned"))
+            rec = records.get((N, step, MAX_STEPS, "tuned"))
             statement = ("This project's FSS variant: after stage s* it converges with slope <= -2 (the paper's "
                          "claim, asked of a different algorithm).")
             if rec is None:
@@ -230,7 +230,7 @@ def table(records):
 
     rows = []
     for (N, step, max_iter, variant), rec in sorted((k, v) for k, v in records.items() if k != "schedule"):
-        if (step, variant) not in CURVES or max_iter != BUDGET:
+        if (step, variant) not in CURVES or max_iter != MAX_STEPS:
             continue
         s = slopes(rec)
         rows.append({"problem": f"D_U(1, {N}, 5), C = {rec['params']['C']:g}",
@@ -251,7 +251,7 @@ def draw(records):
         N = prob["N"]
         any_run = False
         for (step, variant), (label, style, color) in CURVES.items():
-            rec = records.get((N, step, BUDGET, variant))
+            rec = records.get((N, step, MAX_STEPS, variant))
             if rec is None:
                 continue
             any_run = True
