@@ -43,6 +43,22 @@ ALGORITHM = {
 _CACHE = {}
 
 
+def scale_settings():
+    """The sizes of each scale of Figs. 1-3 (``experiments.PAPER_SCALE`` / ``QUICK_SCALE``)."""
+    from .experiments import PAPER_SCALE, QUICK_SCALE
+
+    return {"quick": QUICK_SCALE, "paper": PAPER_SCALE}
+
+
+def sweep_at(experiment, settings, scale, seed):
+    """The task parameters of the sweep ``experiment`` at ``scale`` (one of ``settings``)."""
+    from .experiments import sweep_tasks
+
+    if scale not in settings:
+        raise ValueError(f"scale must be one of {sorted(settings)}, got {scale!r}")
+    return sweep_tasks(experiment, settings[scale], seed)[1]
+
+
 def records(experiment, root=None, where=None, version=None):
     """The records of ``results/bhadra2010/<experiment>/`` at the sweep's cache version (or ``version``) whose
     params match ``where`` (read once per process; the cached list is shared, do not modify it)."""

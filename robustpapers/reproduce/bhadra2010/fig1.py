@@ -40,23 +40,13 @@ GROWING = ("Every kappa is scored on test kernels whose noise is kappa times the
 NO_CERT = "The records store no solver status: the LIBSVM and cvxpy runs count as certified."
 
 
-def _settings():
-    from .experiments import PAPER_SCALE, QUICK_SCALE
-
-    return {"quick": QUICK_SCALE, "paper": PAPER_SCALE}
-
-
 #: The sizes of each scale (``robustpapers.reproduce.bhadra2010.experiments.PAPER_SCALE`` / ``QUICK_SCALE``).
-SETTINGS = _settings()
+SETTINGS = _common.scale_settings()
 
 
 def tasks(scale="paper", seed=0):
     """The ``robustness_task`` parameters of Fig. 1 at ``scale`` (660 at paper scale)."""
-    from .experiments import sweep_tasks
-
-    if scale not in SETTINGS:
-        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
-    return sweep_tasks(EXPERIMENT, SETTINGS[scale], seed)[1]
+    return _common.sweep_at(EXPERIMENT, SETTINGS, scale, seed)
 
 
 def qn_tasks(scale="paper", seed=0):

@@ -25,11 +25,7 @@ __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "SETTINGS", "tasks", "reco
 
 def tasks(scale="paper", seed=0):
     """The ``robustness_task(iid=True)`` parameters of Fig. 2 at ``scale`` (660 at paper scale)."""
-    from .experiments import sweep_tasks
-
-    if scale not in SETTINGS:
-        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
-    return sweep_tasks(EXPERIMENT, SETTINGS[scale], seed)[1]
+    return _common.sweep_at(EXPERIMENT, SETTINGS, scale, seed)
 
 
 def __getattr__(name):

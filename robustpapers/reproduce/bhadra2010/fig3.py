@@ -39,23 +39,13 @@ NO_CERT = ("The records store no solver status: LIBSVM and cvxpy runs count as c
            "(5 starts), whose convergence was not recorded.")
 
 
-def _settings():
-    from .experiments import PAPER_SCALE, QUICK_SCALE
-
-    return {"quick": QUICK_SCALE, "paper": PAPER_SCALE}
-
-
 #: The sizes of each scale (``robustpapers.reproduce.bhadra2010.experiments.PAPER_SCALE`` / ``QUICK_SCALE``).
-SETTINGS = _settings()
+SETTINGS = _common.scale_settings()
 
 
 def tasks(scale="paper", seed=0):
     """The ``bound_task`` parameters at ``scale`` (880 at paper scale)."""
-    from .experiments import sweep_tasks
-
-    if scale not in SETTINGS:
-        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
-    return sweep_tasks(EXPERIMENT, SETTINGS[scale], seed)[1]
+    return _common.sweep_at(EXPERIMENT, SETTINGS, scale, seed)
 
 
 def __getattr__(name):
