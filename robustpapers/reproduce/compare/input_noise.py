@@ -1,0 +1,210 @@
+"""Gaussian noise on the inputs, at training and at test: the linear methods of ginodi2010 and shivaswamy2006
+against the soft-margin SVM.
+
+The uncertainty model. A data set's standardised points :math:`x_i` are observed as
+:math:`\\tilde x_i = x_i + s\\,\\varepsilon_i`, :math:`\\varepsilon_i \\sim N(0, I)`, at training and at test,
+with the noise level :math:`s` known to the learner (the setting of ginodi2010 ch. 2 and of shivaswamy2006's
+Gaussian case, eq. (12), with :math:`\\Sigma_i = s^2 I`). Every method sees the same noisy training part.
+
+The methods, each with one hyper-parameter chosen by 3-fold cross-validation on the noisy training part over a
+grid of the same size (:data:`GRIDS`):
+
+* ``svm`` -- the soft-margin linear SVM on the noisy points, solved by Clarabel (shivaswamy2006 eq. (10) with
+  :math:`\\gamma = 0`, so that the robust cone is the only difference from the two SOCPs); C validated.
+* ``guru`` -- ginodi2010's GURU (the expected hinge loss under the noise, thesis eq. (2.22)) solved by L-BFGS
+  to its gradient certificate (:func:`robustpapers.ginodi2010.guru_lbfgs`); GURU has no C, its only
+  hyper-parameter is the noise scale :math:`\\sigma`, validated over multiples of the true :math:`s`.
+* ``socp_gauss`` and ``socp_cheb`` -- shivaswamy2006 eq. (10) with :math:`\\Sigma_i = s^2 I` and the radius of
+  eq. (12) (Gaussian) or eq. (11) (Chebyshev) at :math:`\\kappa =` :data:`KAPPA`; C validated.
+
+The measures: test accuracy on the clean test points and on noisy ones (the mean over :data:`N_DRAWS` draws
+of the test noise), and the wall time of the final fit. A fit meets its certificate when Clarabel reports
+"optimal" or L-BFGS's gradient norm meets its tolerance.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..engine import derive_seed
+from ...ginodi2010 import guru_lbfgs
+from ...shivaswamy2006 import gamma_chebyshev, gamma_gaussian, robust_svm
+from .. import artefact
+from ..engine import grid
+from ._common import DATASET_NAMES, DATASETS, friedman_nemenyi, mean_interval, paired_vs, timed_fit, validate
+from ._common import split as split_data
+
+__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "KAPPA", "GRIDS", "tasks",
+           "input_noise_task", "records", "numbers", "draw", "claims"]
+
+PAPER = "compare"
+LABEL = "Input noise"
+EXPERIMENT = "input_noise"
+VERSION = 1
+LONG = True
+
+#: The confidence level of the shivaswamy2006 constraints (each noisy training point on the correct side of the
+#: margin with probability at least KAPPA); fixed beforehand, not validated (C is).
+KAPPA = 0.9
+#: Test-noise draws per split.
+N_DRAWS = 10
+
+#: The methods: how the book names them, whose they are, the algorithm that runs, the validated parameter.
+METHODS = {
+    "svm": dict(name="SVM", paper="(baseline)", algorithm="linear soft-margin SVM, Clarabel", hyper="C"),
+    "guru": dict(name="GURU", paper="ginodi2010", algorithm="GURU (2.22), L-BFGS to its gradient certificate",
+                 hyper="sigma / s"),
+    "socp_gauss": dict(name="Robust SOCP (Gaussian)", paper="shivaswamy2006",
+                       algorithm="eq. (10) with eq. (12) radius, Clarabel", hyper="C"),
+    "socp_cheb": dict(name="Robust SOCP (Chebyshev)", paper="shivaswamy2006",
+                      algorithm="eq. (10) with eq. (11) radius, Clarabel", hyper="C"),
+}
+
+#: The validation grids, eight values for every method (C for the SVMs and SOCPs; sigma / s for GURU).
+GRIDS = {"C": [float(2.0 ** k) for k in range(-5, 11, 2)], "sigma / s": [float(2.0 ** k) for k in range(-3, 5)]}
+_QUICK_GRIDS = {"C": [0.1, 1.0, 10.0], "sigma / s": [0.5, 1.0, 2.0]}
+
+SETTINGS = {
+    # CI: two small data sets, 80 points, three splits, one noise level, three-point grids (seconds)
+    "quick": dict(datasets=["sonar", "heart"], n_splits=3, noise=[1.0], max_n=80, grids=_QUICK_GRIDS),
+    # the comparison: six data sets, ten splits, two noise levels, eight-point grids
+    "paper": dict(datasets=list(DATASETS), n_splits=10, noise=[0.5, 1.0], max_n=None, grids=GRIDS),
+}
+
+
+def tasks(scale="paper", seed=0):
+    """One task per (data set, split, noise level, method); splits are seeds ``seed, seed + 1, ...``."""
+    s = SETTINGS[scale]
+    return [dict(t, max_n=s["max_n"], grid=list(s["grids"][METHODS[t["method"]]["hyper"]]))
+            for t in grid(dataset=s["datasets"], split=list(range(seed, seed + s["n_splits"])), noise=s["noise"],
+                          method=list(METHODS))]
+
+
+def _fitter(method, noise, d):
+    """``fit(X, y, value) -> (model, certified)`` for one method; a model is (w, b)."""
+    if method == "guru":
+        def fit(X, y, factor):
+            res = guru_lbfgs(X, y, sigma=factor * noise, fit_intercept=True)
+            return (res.w, res.b), res.success
+        return fit
+    gamma = {"svm": 0.0, "socp_gauss": gamma_gaussian(KAPPA), "socp_cheb": gamma_chebyshev(KAPPA)}[method]
+    factor = noise * np.eye(d)  # one shared object: one cone for every row (Sigma_i = s^2 I)
+
+    def fit(X, y, C):
+        res = robust_svm(X, y, factors=None if gamma == 0 else [factor] * len(y), gamma=gamma, C=C)
+        return (res.w, res.b), res.success
+    return fit
+
+
+def _accuracy(model, X, y):
+    w, b = model
+    return float(np.mean(np.where(X @ w + b >= 0, 1.0, -1.0) == y))
+
+
+def input_noise_task(dataset, split, noise, method, max_n, grid):
+    """One method on one split at one noise level: validated, refitted on the noisy training part, tested."""
+    X, y, tr, te = split_data(dataset, split, max_n)
+    rng = np.random.default_rng(derive_seed(split, dataset, noise, "train"))
+    Xtr = X[tr] + noise * rng.standard_normal((tr.size, X.shape[1]))  # the same noisy part for every method
+    fit = _fitter(method, noise, X.shape[1])
+    val = validate(fit, _accuracy, grid, Xtr, y[tr], seed=derive_seed(split, dataset, "folds"))
+    chosen = grid[val["index"]]
+    model, ok, seconds = timed_fit(fit, Xtr, y[tr], chosen)
+    rng = np.random.default_rng(derive_seed(split, dataset, noise, "test"))
+    noisy = [_accuracy(model, X[te] + noise * rng.standard_normal((te.size, X.shape[1])), y[te])
+             for _ in range(N_DRAWS)]
+    return dict(chosen=chosen, val_scores=val["scores"], n_val_fits=val["n_fits"], n_val_certified=val["n_certified"],
+                certified=ok, seconds=seconds, clean_acc=100 * _accuracy(model, X[te], y[te]),
+                noisy_acc=100 * float(np.mean(noisy)), n_train=int(tr.size), n_test=int(te.size), d=int(X.shape[1]))
+
+
+TASK = input_noise_task
+
+
+def records(root=None, scale="paper", seed=0):
+    return artefact.load(__name__, root, scale, seed)
+
+
+def _frame(records):
+    rows = [dict(r["params"], **r["result"]) for r in records if r is not None]
+    cols = ["dataset", "split", "noise", "method", "clean_acc", "noisy_acc", "seconds", "certified", "chosen",
+            "n_val_fits", "n_val_certified"]
+    return pd.DataFrame(rows, columns=cols) if rows else pd.DataFrame(columns=cols)
+
+
+def _cell(m, ci):
+    return f"{m:.1f}" if ci is None else f"{m:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
+
+
+def numbers(records):
+    """The tables of the comparison.
+
+    Returns
+    -------
+    dict
+        ``accuracy[measure][noise]`` a DataFrame (data sets x methods, "mean [95 % interval]") for the measures
+        ``"noisy_acc"`` and ``"clean_acc"``; ``vs_svm[noise]`` the paired differences to the SVM (mean, interval,
+        "better" / "worse" / "no separation" by the ledger's rule); ``ranks`` the average ranks, Friedman p-value
+        and Nemenyi critical difference over (data set, noise level) blocks on noisy accuracy; ``seconds`` the
+        median final-fit time per method and data set; ``n_runs``, ``n_uncertified`` (final fits that missed
+        their certificate, excluded) and ``n_missing``.
+    """
+    df = _frame(records)
+    out = dict(accuracy={}, vs_svm={}, n_runs=int(len(df)), n_missing=artefact.missing(records))
+    out["n_uncertified"] = int((~df["certified"].astype(bool)).sum()) if len(df) else 0
+    ok = df[df["certified"].astype(bool)] if len(df) else df
+    names = {k: v["name"] for k, v in METHODS.items()}
+    for measure in ("noisy_acc", "clean_acc"):
+        out["accuracy"][measure] = {}
+        for z, part in ok.groupby("noise"):
+            tab = {}
+            for (d, m), g in part.groupby(["dataset", "method"]):
+                tab.setdefault(DATASET_NAMES[d], {})[names[m]] = _cell(*mean_interval(g[measure]))
+            out["accuracy"][measure][z] = pd.DataFrame(tab).T.reindex(columns=[names[m] for m in METHODS])
+    for z, part in df.groupby("noise"):
+        rows = []
+        for d, g in part.groupby("dataset"):
+            wide = g.pivot(index="split", columns="method", values="noisy_acc")
+            cert = g.pivot(index="split", columns="method", values="certified").fillna(False).astype(bool)
+            for m in METHODS:
+                if m == "svm" or m not in wide or "svm" not in wide:
+                    continue
+                r = paired_vs(wide[m], wide["svm"], certified=cert[m] & cert["svm"])
+                rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
+                                 interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
+        out["vs_svm"][z] = pd.DataFrame(rows)
+    if len(ok):
+        block = ok.groupby(["dataset", "noise", "method"])["noisy_acc"].mean().unstack("method")
+        block = block.reindex(columns=list(METHODS)).dropna()
+        if len(block) >= 2:
+            fn = friedman_nemenyi(block.to_numpy())
+            out["ranks"] = dict(fn, ranks=dict(zip([names[m] for m in METHODS], fn["ranks"].round(2).tolist())))
+        out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
+                          .rename(index=DATASET_NAMES, columns=names))
+    return out
+
+
+def draw(records):
+    """Accuracy under test noise against final-fit time: one point per (method, data set), mean over splits."""
+    import matplotlib.pyplot as plt
+
+    df = _frame(records)
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    if len(df):
+        ok = df[df["certified"].astype(bool)]
+        top = ok[ok["noise"] == ok["noise"].max()]
+        for m, g in top.groupby("method"):
+            pts = g.groupby("dataset")[["seconds", "noisy_acc"]].mean()
+            ax.scatter(pts["seconds"], pts["noisy_acc"], label=METHODS[m]["name"], s=28)
+        ax.set_xscale("log")
+        ax.set_title(f"Input noise s = {top['noise'].max():g}: accuracy on noisy test points vs. training time")
+    ax.set_xlabel("final fit, seconds (log scale)")
+    ax.set_ylabel("test accuracy under noise (%)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def claims(records):
+    """No paper makes these claims: the comparison's results are its tables (see :func:`numbers`)."""
+    return []
