@@ -208,6 +208,13 @@ def test_alg2_benchmark(claims):
 T41 = dict(log2_sigmas=list(range(-10, 11)), log4_Cs=FULL_CS, eta0s=[0.01, 0.1, 1.0, 10.0], epochs=100)
 
 
+def _eigen_path(params):
+    """The certified KEN-GURU path (table_4_1_eigen) of one Table 4.1 split, or None."""
+    keys = ("problem", "kernel", "standardize", "seed", "log2_sigmas")
+    hits = raw("table_4_1_eigen", **{k: params[k] for k in keys})
+    return hits[0]["result"] if hits else None
+
+
 @pytest.mark.parametrize("problem", ["ionosphere", "diabetes", "splice_1v2", "digits_3v5", "digits_5v8", "digits_7v9"])
 def test_table4_1_recomputed(claims, problem):
     c = claims[f"table4_1-{problem}"]                                 # every row of the thesis's table is judged
@@ -221,16 +228,63 @@ def test_table4_1_recomputed(claims, problem):
         gi, si = _middle(x["guru_val_path"]), _middle(x["svm_val_path"])
         assert (gi, si) == (x["guru_index"], x["svm_index"])
         assert x["guru_test"] == x["guru_test_path"][gi] and x["svm_test"] == x["svm_test_path"][si]
-        # the L-BFGS optimum is below Algorithm 2's objective at the same sigma
-        opt = x["guru_objective_path"][gi]
-        assert x["sgd_objective"][-1] >= opt - 1e-6 * max(1.0, opt)
-        if x["guru_grad_path"][gi] <= 1e-6:
-            diffs.append(100 * (x["guru_test"] - x["svm_test"]))
+        e = _eigen_path(r["params"])
+        if e is None:                                                 # the first records' beta path
+            test, grad = x["guru_test"], x["guru_grad_path"][gi]
+        else:                                                         # the certified path: its own selection
+            ei = _middle(e["guru_val_path"])
+            test, grad = e["guru_test_path"][ei], e["guru_grad_path"][ei]
+            # the eigen-coordinate optimum is never above the beta-coordinate run at the same sigma
+            assert all(ge <= gb + 1e-9 * max(1.0, gb) for ge, gb in zip(e["guru_objective_path"],
+                                                                         x["guru_objective_path"])
+                       if np.isfinite(ge) and ge > 0 and ge < 0.999 * x["objective_at_zero"])
+        if grad <= 1e-6:
+            diffs.append(100 * (test - x["svm_test"]))
     assert c.n_runs == len(recs) and c.n_certified == len(diffs)
     if len(diffs) >= 2:
         mean, iv = _interval(diffs)
         assert c.our_value == pytest.approx(mean) and c.interval == pytest.approx(iv)
     assert c.verdict == (_judge_paired(diffs) if problem == "ionosphere" else _judge_equivalent(diffs))
+
+
+def test_table4_1_digit_beta_runs_fail_their_certificate():
+    """The first records' beta-coordinate optima of the digit pairs mostly miss the 1e-6 certificate, and the
+    certified path shows why: their objective is above the optimum (not a threshold too strict)."""
+    from robustpapers.reproduce.ginodi2010 import table4_1
+
+    n = table4_1.numbers(table4_1.records())
+    beta_ok, excess = 0, []
+    digits = [r for r in raw("table_4_1_certified", **T41) if r["params"]["problem"].startswith("digits")]
+    for r in digits:
+        x = r["result"]
+        bi = x["guru_index"]
+        beta_ok += x["guru_grad_path"][bi] <= 1e-6
+        e = _eigen_path(r["params"])
+        if e is not None:
+            opt = e["guru_objective_path"][bi]
+            assert e["guru_grad_path"][bi] <= 1e-6
+            excess.append((x["guru_objective_path"][bi] - opt) / opt)
+    assert n["digit_beta_certified"] == beta_ok and n["digit_splits"] == len(digits)
+    if excess:
+        assert min(excess) >= -1e-9 and n["digit_beta_excess_max"] == pytest.approx(max(excess))
+        assert max(excess) > 1e-2                                     # the capped runs stopped above the optimum
+
+
+@pytest.mark.parametrize("problem", ["ionosphere", "digits_5v8"])
+def test_table4_1_sgd_recomputed(claims, problem):
+    c = claims[f"table4_1-sgd-{problem}"]
+    fr = []
+    for r in raw("table_4_1_certified", problem=problem, **T41):
+        x = r["result"]
+        bi = x["guru_index"]
+        e = _eigen_path(r["params"])
+        opt, grad = ((x["guru_objective_path"][bi], x["guru_grad_path"][bi]) if e is None else
+                     (e["guru_objective_path"][bi], e["guru_grad_path"][bi]))
+        if grad <= 1e-6:
+            fr.append((x["sgd_objective"][-1] - opt) / (x["objective_at_zero"] - opt))
+    if fr:
+        assert c.our_value == pytest.approx(max(fr)) and c.n_certified == len(fr)
+        assert c.verdict == ("reproduced" if max(fr) <= 1e-2 else "not reproduced")
 
 
 def test_fig4_1_not_certified(claims):
@@ -295,3 +349,81 @@ def test_appa_convergence_share(claims, experiment, problem, key):
     c = claims[f"appa-{experiment}-converges-{problem}"]
     assert len(recs) == 16 and c.our_value == pytest.approx(share)
     assert c.verdict == ("reproduced" if share >= 1 else "not reproduced")
+
+
+# the artefact modules' numbers() and draw() -------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["fig2_5", "fig2_7", "fig2_6", "fig3_1", "fig4_1", "fig5_2", "alg1", "table4_1"])
+def test_paper_scale_pages_are_cached(name):
+    """Every task a page executed at paper scale reads is cached (the page never computes at paper scale)."""
+    import importlib
+
+    from robustpapers.reproduce import artefact
+
+    mod = importlib.import_module(f"robustpapers.reproduce.ginodi2010.{name}")
+    recs = mod.records()
+    if name == "table4_1":                                            # long: the certified paths of the cached splits
+        assert all(r["certified_path"] is not None for r in recs if r is not None)
+    else:
+        assert artefact.missing(recs) == 0
+
+
+@pytest.mark.parametrize("fig, problems", [("fig2_5", ["toy_a", "toy_b"]),
+                                           ("fig2_7", ["digits_3v5", "digits_5v8", "digits_7v9"])])
+def test_noise_curves_recomputed(fig, problems):
+    import importlib
+
+    mod = importlib.import_module(f"robustpapers.reproduce.ginodi2010.{fig}")
+    nb = mod.numbers(mod.records())
+    for p in problems:
+        recs = raw("noise", log2_sigmas=FULL_SIGMAS, log4_Cs=FULL_CS, problem=p)
+        g = 100 * np.mean([r["result"]["guru_test"] for r in recs], axis=0)
+        s = 100 * np.mean([r["result"]["svm_test"] for r in recs], axis=0)
+        x, g2, s2, n = nb["curves"][p]
+        assert n == len(recs) and np.allclose(g, g2) and np.allclose(s, s2)
+        assert list(x) == recs[0]["params"]["noise_levels"]
+        assert nb["degrades"][p] == bool(g[-1] < g[0] and s[-1] < s[0])
+        assert nb["degrades"][p]                                      # noise hurts both methods on every panel
+
+
+def test_fig2_6_and_fig3_1_numbers():
+    from robustpapers.reproduce.ginodi2010 import fig2_6, fig3_1
+
+    r = raw("adversary_digits", problem="digits_3v5", seed=0)[0]["result"]
+    nb = fig2_6.numbers(fig2_6.records())
+    assert nb["share_3_as_5"] == pytest.approx(np.mean(np.array(r["pos_noisy_score"]) < 0))
+    w = np.array(r["w_hat"])
+    disp = np.array(r["pos_noisy"]) - np.array(r["pos"])[:, None, :]
+    assert np.allclose(np.abs(disp @ w), np.linalg.norm(disp, axis=2))     # the moves are along w-hat
+    assert nb["deviation"] < 1e-9
+    n31 = fig3_1.numbers(fig3_1.records())
+    recs = raw("norm_vs_sigma", log2_sigmas=FULL_SIGMAS)
+    assert n31["max_grad"] == pytest.approx(max(max(r["result"]["grad_norm"]) for r in recs)) and n31["max_grad"] < 1e-6
+    for r in recs:
+        nrm = np.array(r["result"]["norm"])
+        assert n31[r["params"]["problem"]]["small"] == nrm[0]
+        assert n31[r["params"]["problem"]]["decreasing"] == bool(np.all(np.diff(nrm[np.array(FULL_SIGMAS) >= 0]) < 0))
+
+
+def test_fig4_1_fig5_2_alg1_numbers():
+    from robustpapers.reproduce.ginodi2010 import alg1, fig4_1, fig5_2
+
+    recs = raw("radial", seed=0, n=500, epochs=100)
+    nb = fig4_1.numbers(fig4_1.records())
+    first = recs[0]["result"]
+    assert nb["majority"] == pytest.approx(max(first["n_pos"], first["n_neg"]) / (first["n_pos"] + first["n_neg"]))
+    assert nb["small"] == min(recs, key=lambda r: r["params"]["log2_sigma"])["result"]["train_acc"]
+    r = raw("fig_5_2", problem="toy3", seed=0, epochs=20)[0]["result"]
+    n52 = fig5_2.numbers(fig5_2.records())
+    assert n52["full_gap"] == pytest.approx((r["full_objective"][-1] - r["optimum"]) / r["optimum"])
+    assert n52["above_optimum"] and len(n52["runs"]) == 10           # L-BFGS is the lower bound of every SGD run
+    last = raw("sgd_vs_lbfgs", max_epochs=300, average=False)[0]["result"]
+    a1 = alg1.numbers(alg1.records())
+    assert a1["gap_last"] == last["final_rel_gap"] and a1["below_optimum"] <= 1e-9 and a1["grad_norm"] < 1e-5
+
+
+def test_sgd_claim_shared_by_both_tables(claims):
+    """Tables 2.2 and 4.1 make their SGD claims with one helper: same rule text, same fields."""
+    a, b = claims["table2_2-sgd-ionosphere"], claims["table4_1-sgd-ionosphere"]
+    assert a.rule == b.rule and "at most 0.01" in a.rule
+    assert "G(w_SGD)" in a.note and "G(α_SGD)" in b.note

@@ -526,3 +526,39 @@ def test_kernel_lbfgs_matches_linear_guru_and_bounds_ken_guru():
         sgd = ken_guru(K, y, 0.5, eta0=1.0, max_iter=150, tol=1e-8, random_state=0)
     assert sgd.objective >= ref.objective - 1e-8
     assert (sgd.objective - ref.objective) / ref.objective < 0.05
+
+
+def test_kernel_guru_eigen_certifies_the_ill_conditioned_optimum():
+    """kernel_guru_eigen: the linear kernel gives guru_lbfgs's optimum; on a well-conditioned RBF kernel it agrees
+    with kernel_guru_lbfgs; on a nearly singular polynomial Gram matrix it is certified in feature space while
+    L-BFGS in beta, capped, stops above it; its objective is kernel_guru_objective of its alpha."""
+    import warnings
+
+    from robustpapers.core import make_kernel
+    from robustpapers.ginodi2010 import guru_lbfgs, kernel_guru_eigen, kernel_guru_lbfgs, kernel_guru_objective
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 4))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1.0, -1.0)
+    lin = kernel_guru_eigen(X @ X.T, y, 0.5)
+    ref = guru_lbfgs(X, y, 0.5, tol=1e-10)
+    assert lin.success and lin.rank == 4
+    assert lin.objective == pytest.approx(ref.objective, rel=1e-8)
+    assert np.allclose(X.T @ (lin.alpha * y), ref.w, atol=1e-6)
+    K = make_kernel("rbf", gamma=0.2)(X, X)
+    e, b = kernel_guru_eigen(K, y, 0.5), kernel_guru_lbfgs(K, y, 0.5, tol=1e-10, max_iter=5000)
+    assert e.objective == pytest.approx(b.objective, rel=1e-7)
+    assert e.objective == pytest.approx(kernel_guru_objective(e.alpha, K, y, 0.5), rel=1e-9)
+    # nearly collinear points: a Gram matrix with condition number ~1e8
+    Z = rng.uniform(size=(80, 30)) * 0.1 + rng.uniform(size=30)
+    v = Z @ rng.normal(size=30)
+    yz = np.where(v > np.median(v), 1.0, -1.0)
+    P = make_kernel("poly", degree=2, gamma=1.0 / 30, coef0=1.0)(Z, Z)
+    e = kernel_guru_eigen(P, yz, 2.0 ** -4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        b = kernel_guru_lbfgs(P, yz, 2.0 ** -4, tol=1e-10, max_iter=200)
+    assert e.success and e.grad_norm <= 1e-9
+    assert e.objective <= b.objective + 1e-9 * b.objective
+    with pytest.raises(ValueError, match="rank_tol"):
+        kernel_guru_eigen(K, y, 0.5, rank_tol=2.0)

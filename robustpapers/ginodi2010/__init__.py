@@ -24,14 +24,14 @@ from .dual import (
 
 __all__ += ["dual_constraint", "dual_from_primal", "dual_objective", "guru_dual", "norm_from_alpha_320",
             "norm_from_alpha_323", "perspective_fit", "recover_w"]
-from .kernel import KernelGURUClassifier, ken_guru, kernel_guru_lbfgs, kernel_guru_objective
+from .kernel import KernelGURUClassifier, ken_guru, kernel_guru_eigen, kernel_guru_lbfgs, kernel_guru_objective
 from .multiclass import MultiGURUClassifier, m_guru, m_guru_lbfgs, multi_guru_objective, multi_robust_loss
 from .asvc import (
     ASVC, asvc, asvc_objective, multiclass_asvc, multiclass_asvc_alternate, multiclass_asvc_objective,
     multiclass_worst_displacement,
 )
 
-__all__ += ["KernelGURUClassifier", "ken_guru", "kernel_guru_lbfgs", "kernel_guru_objective", "MultiGURUClassifier", "m_guru",
+__all__ += ["KernelGURUClassifier", "ken_guru", "kernel_guru_eigen", "kernel_guru_lbfgs", "kernel_guru_objective", "MultiGURUClassifier", "m_guru",
             "m_guru_lbfgs", "multi_guru_objective", "multi_robust_loss", "ASVC", "asvc", "asvc_objective",
             "multiclass_asvc", "multiclass_asvc_objective", "multiclass_asvc_alternate",
             "multiclass_worst_displacement"]

@@ -10,18 +10,38 @@ statistic the chapter's page shows: GURU − SVM test accuracy (points) averaged
 The records store no solver certificate: GURU is guru_lbfgs along the σ path (gradient tolerance 1e-7,
 at most 3000 iterations; the same path on split 0 certifies every non-constant solution in Table 2.2)
 and the SVM is LIBSVM; both are counted as certified, as the ledger does for runs whose status is not
-stored.
+stored. Within a repetition σ and C are chosen on the noisy validation set with ties to the *first*
+(smallest) grid value (``noise_task`` predates the middle-of-ties rule of the tables; changing it
+would recompute every repetition).
+
+The experiment is :func:`~robustpapers.reproduce.ginodi2010.experiments.noise_task` (one repetition per
+task); :data:`SETTINGS` gives its grids and repetitions per scale, :func:`numbers` the curves the page
+draws (mean test accuracy per noise level) and :func:`draw` the figure.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .. import artefact
+from ..engine import grid
 from ..ledger import paired
-from ._common import PAPER, PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, join, make, paper_name, records_of
+from ._common import PAPER, PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, join, make, paper_name
+from .experiments import noise_task
 
 LABEL = "ginodi2010 Fig. 2.5"
 EXPERIMENT = "noise"
+VERSION = 1
+TASK = noise_task
 PROBLEMS = ("toy_a", "toy_b")
+#: Grids, noise levels and repetitions per scale (the thesis: 50 repetitions on the toys).
+SETTINGS = {
+    "quick": dict(problems=list(PROBLEMS), reps=3, log2_sigmas=list(range(-6, 7, 2)), log4_Cs=list(range(-4, 5, 2)),
+                  noise_levels=[0.0, 0.5, 1.0, 1.5, 2.0, 3.0]),
+    "paper": dict(problems=list(PROBLEMS), reps=50, log2_sigmas=PAPER_LOG2_SIGMAS, log4_Cs=PAPER_LOG4_CS,
+                  noise_levels=[0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0]),
+}
+TITLES = {"toy_a": "(a) Gaussian data", "toy_b": "(b) narrow Gaussian with outliers",
+          "digits_3v5": "digits 3 vs 5", "digits_5v8": "digits 5 vs 8", "digits_7v9": "digits 7 vs 9"}
 NAMES = {"toy_a": "toy (a)", "toy_b": "toy (b)", "digits_3v5": "digits 3 vs 5 (MNIST for USPS)",
          "digits_5v8": "digits 5 vs 8 (MNIST for USPS)", "digits_7v9": "digits 7 vs 9 (MNIST for USPS)"}
 ALGORITHM = ("GURU: guru_lbfgs (L-BFGS on (2.22) with a bias, σ chosen on the noisy validation set) vs "
@@ -29,12 +49,75 @@ ALGORITHM = ("GURU: guru_lbfgs (L-BFGS on (2.22) with a bias, σ chosen on the n
 NO_CERT = ("The records store no certificate; L-BFGS (GURU) and LIBSVM (SVM) runs are counted as certified.")
 
 
+def noise_tasks(settings, seed=0):
+    """One task per problem and repetition (repetition seeds ``seed .. seed + reps - 1``)."""
+    s = settings
+    return grid(problem=s["problems"], seed=list(range(seed, seed + s["reps"])), log2_sigmas=[s["log2_sigmas"]],
+                log4_Cs=[s["log4_Cs"]], noise_levels=[s["noise_levels"]])
+
+
+def tasks(scale="paper", seed=0):
+    """The repetitions of both toys at ``scale``."""
+    return noise_tasks(SETTINGS[scale], seed)
+
+
 def records(root=None, scale="paper", seed=0):
-    """The paper-scale noise repetitions (full σ and C grids) of the toys."""
-    if scale != "paper":
-        raise ValueError(f"the ledger judges the paper-scale records only, got scale={scale!r}")
-    return records_of(EXPERIMENT, root, where={"log2_sigmas": PAPER_LOG2_SIGMAS, "log4_Cs": PAPER_LOG4_CS},
-                      keep=lambda p: p["problem"] in PROBLEMS)
+    """The cached repetitions (None where a task is not cached), in task order."""
+    return artefact.load(__name__, root, scale, seed)
+
+
+def curves(records, problems):
+    """``{problem: (noise levels, mean GURU accuracy %, mean SVM accuracy %, repetitions)}`` over the cached
+    repetitions."""
+    out = {}
+    for p in problems:
+        rows = [r for r in records if r is not None and r["params"]["problem"] == p]
+        if not rows:
+            continue
+        g = np.array([r["result"]["guru_test"] for r in rows], float)
+        s = np.array([r["result"]["svm_test"] for r in rows], float)
+        out[p] = (np.asarray(rows[0]["params"]["noise_levels"], float), 100 * g.mean(0), 100 * s.mean(0), len(rows))
+    return out
+
+
+def noise_numbers(records, problems):
+    """``curves`` (see :func:`curves`), ``reps`` (repetitions per problem), ``degrades`` (whether both methods'
+    mean accuracy is lower at the largest noise level than without noise, per problem)."""
+    cv = curves(records, problems)
+    return dict(curves=cv, reps={p: c[3] for p, c in cv.items()},
+                degrades={p: bool(c[1][-1] < c[1][0] and c[2][-1] < c[2][0]) for p, c in cv.items()})
+
+
+def numbers(records):
+    """The toys' curves, repetitions and whether accuracy degrades with the noise (:func:`noise_numbers`)."""
+    return noise_numbers(records, PROBLEMS)
+
+
+def noise_figure(records, problems):
+    """One panel per problem: mean test accuracy of GURU and the SVM against the noise magnitude."""
+    import matplotlib.pyplot as plt
+
+    from ...plotting import METHOD_COLORS
+
+    cv = curves(records, problems)
+    fig, axes = plt.subplots(1, len(problems), figsize=(5 * len(problems), 3.6), squeeze=False)
+    for ax, p in zip(axes[0], problems):
+        if p not in cv:
+            ax.set_title(f"{TITLES[p]}: not cached")
+            continue
+        x, g, s, _ = cv[p]
+        ax.plot(x, g, marker="o", color=METHOD_COLORS["robust"], label="GURU")
+        ax.plot(x, s, marker="s", color=METHOD_COLORS["svm"], label="SVM")
+        ax.set_xlabel("noise magnitude $x$ (noise $U(-x, x)$)")
+        ax.set_ylabel("test accuracy (%)")
+        ax.set_title(TITLES[p])
+    axes[0][0].legend()
+    return fig
+
+
+def draw(records):
+    """Fig. 2.5: the two toys."""
+    return noise_figure(records, PROBLEMS)
 
 
 def advantages(recs, problem):
@@ -44,6 +127,8 @@ def advantages(recs, problem):
 
 
 def noise_claims(recs, label, where, problems, statement, paper_value, extra_note=""):
+    """One claim per problem: GURU − SVM averaged over the noise levels, paired over the repetitions."""
+    recs = [r for r in recs if r is not None]
     out = []
     prefix = where.lower().replace("fig. ", "fig").replace(".", "_")
     for p in problems:

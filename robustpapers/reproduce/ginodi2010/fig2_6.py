@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import artefact
 from ..ledger import combine, target
-from ._common import PAPER, join, make, records_of
+from ._common import PAPER, join, make
+from .experiments import adversary_digits_task
 
 LABEL = "ginodi2010 Fig. 2.6"
 EXPERIMENT = "adversary_digits"
+VERSION = 1
+TASK = adversary_digits_task
 ALGORITHM = "guru_lbfgs (L-BFGS on (2.22) with a bias, σ = 4) on MNIST 3 vs 5; draws x + σ ŵ ε"
+#: The same draws at both scales: three digits of each class, 25 samples each, σ = 2^2.
+SETTINGS = {s: dict(problem="digits_3v5", log2_sigma=2, n_digits=3, n_samples=25) for s in ("quick", "paper")}
+
+
+def tasks(scale="paper", seed=0):
+    """The one task (the split and the draws use ``seed``)."""
+    return [dict(SETTINGS[scale], seed=seed)]
 
 
 def records(root=None, scale="paper", seed=0):
-    """The recorded draws (the same at both scales)."""
-    return records_of(EXPERIMENT, root, where={"problem": "digits_3v5", "seed": seed})
+    """The recorded draws (a list of one record, or [None] where not cached)."""
+    return artefact.load(__name__, root, scale, seed)
 
 
 def geometry(rec):
@@ -40,7 +51,39 @@ def geometry(rec):
     return dev, across / total
 
 
+def numbers(records):
+    """``deviation`` (largest relative deviation of a displacement from ŵ), ``share_across`` (share of all
+    noisy samples on the other class's side) and ``share_3_as_5`` (share of the noisy 3s scored as 5s)."""
+    if not records or records[0] is None:
+        return {}
+    dev, share = geometry(records[0])
+    pos = np.asarray(records[0]["result"]["pos_noisy_score"], float)
+    return dict(deviation=dev, share_across=share, share_3_as_5=float(np.mean(pos < 0)))
+
+
+def draw(records):
+    """Fig. 2.6: three 3s (top) and three 5s (bottom), each beside a tile of its 25 noisy draws."""
+    import matplotlib.pyplot as plt
+
+    r = records[0]["result"]
+    fig, axes = plt.subplots(2, 6, figsize=(11, 4))
+    for k, key in enumerate(["pos", "neg"]):
+        orig, nz = np.asarray(r[key], float), np.asarray(r[key + "_noisy"], float)
+        for j in range(3):
+            axes[k, 2 * j].imshow(orig[j].reshape(16, 16), cmap="gray_r")
+            axes[k, 2 * j].set_title("original")
+            tile = nz[j, :25].reshape(5, 5, 16, 16).transpose(0, 2, 1, 3).reshape(80, 80)
+            axes[k, 2 * j + 1].imshow(tile, cmap="gray_r")
+            axes[k, 2 * j + 1].set_title("25 noisy samples")
+    for a in axes.ravel():
+        a.set_xticks([])
+        a.set_yticks([])
+        a.grid(False)
+    return fig
+
+
 def claims(records):
+    records = [r for r in records if r is not None]
     if not records:
         return [make(LABEL, id="fig2_6-adversary", where="Fig. 2.6", statement="The adversary moves digits along w.",
                      verdict="inconclusive", algorithm=ALGORITHM, note="no record")]

@@ -9,17 +9,65 @@ and the records store no objective gap, so no run is certified and the verdict i
 """
 from __future__ import annotations
 
+import numpy as np
+
+from .. import artefact
+from ..engine import grid
 from ..ledger import combine, target
-from ._common import PAPER, join, make, records_of
+from ._common import PAPER, join, make
+from .experiments import radial_task
 
 LABEL = "ginodi2010 Fig. 4.1"
 EXPERIMENT = "radial"
+VERSION = 1
+TASK = radial_task
 ALGORITHM = "ken_guru (Algorithm 2, SGD, polynomial kernel of degree 2, η0 = 10, 100 epochs), radial toy, 500 points"
+#: The same runs at both scales: five σ, 500 points, η0 = 10, 100 epochs, a 61 × 61 grid for the regions.
+SETTINGS = {s: dict(log2_sigmas=[-6, -4, -2, 0, 2], n=500, eta0=10.0, epochs=100, grid_size=61)
+            for s in ("quick", "paper")}
+
+
+def tasks(scale="paper", seed=0):
+    """One run per σ."""
+    s = SETTINGS[scale]
+    return grid(seed=[seed], log2_sigma=s["log2_sigmas"], n=[s["n"]], eta0=[s["eta0"]], epochs=[s["epochs"]],
+                grid_size=[s["grid_size"]])
 
 
 def records(root=None, scale="paper", seed=0):
-    """The recorded runs, one per σ."""
-    return records_of(EXPERIMENT, root, where={"seed": seed, "n": 500, "epochs": 100})
+    """The cached runs, one per σ (None where not cached)."""
+    return artefact.load(__name__, root, scale, seed)
+
+
+def numbers(records):
+    """``small`` / ``large`` (training accuracy at the smallest / largest σ), ``majority`` (share of the larger
+    class) and ``log2_sigmas``."""
+    recs = [r for r in records if r is not None]
+    if not recs:
+        return {}
+    small, large, maj, ls = summary(recs)
+    return dict(small=small, large=large, majority=maj, log2_sigmas=ls)
+
+
+def draw(records):
+    """Fig. 4.1: per σ, the points (green / red correct, blue wrong) and the region predicted positive."""
+    import matplotlib.pyplot as plt
+
+    rs = sorted((r for r in records if r is not None), key=lambda r: r["params"]["log2_sigma"])
+    fig, axes = plt.subplots(1, len(rs), figsize=(3.2 * len(rs), 3.4), squeeze=False)
+    for ax, rec in zip(axes[0], rs):
+        r = rec["result"]
+        X, y, sc, gs = (np.asarray(r[k], float) for k in ("X", "y", "train_score", "grid_score"))
+        g = np.linspace(-7.5, 7.5, gs.shape[0])
+        ax.contourf(g, g, gs > 0, levels=[-0.5, 0.5, 1.5], colors=["#f2f2f2", "#fde0dd"])
+        ok = np.sign(sc) == y
+        ax.scatter(*X[ok & (y > 0)].T, s=6, color="#2ca02c")
+        ax.scatter(*X[ok & (y < 0)].T, s=6, color="#d62728")
+        ax.scatter(*X[~ok].T, s=8, color="#1f77b4")
+        ax.set_title(fr"$\sigma = 2^{{{int(rec['params']['log2_sigma'])}}}$")
+        ax.set_xticks([])
+        ax.set_yticks([])
+    return fig
 
 
 def summary(records):
@@ -34,6 +82,7 @@ def summary(records):
 def claims(records):
     statement = ("Small σ makes KEN-GURU local (each sample governs its neighbourhood); large σ makes it global "
                  "(the class counts dominate).")
+    records = [r for r in records if r is not None]
     if not records:
         return [make(LABEL, id="fig4_1-local-global", where="Fig. 4.1", statement=statement,
                      verdict="inconclusive", algorithm=ALGORITHM, note="no records")]

@@ -11,6 +11,9 @@ tolerance stated in ``rule``:
   with f − [z]_+ at most φ(0) and vanishing at both ends;
 * Thm. 3.2: the loss is strictly convex in w (second differences along random lines are positive);
 * Thm. 3.3: the loss lies above the hinge and tends to it as σ → 0 (largest gap σ‖w‖φ(0)).
+
+:func:`checks` also returns Lemma 2's derivative (2.13), ∂Q/∂σ² = φ(u/σ)/(2σ) > 0, by central differences
+(``lemma2``, shown on the page, not a claim of its own); :func:`draw` gives Figs. 2.2 and 2.3.
 """
 from __future__ import annotations
 
@@ -74,8 +77,67 @@ def checks(seed=0):
     below = min(float(np.min(robust_hinge_loss(np.array([1.0]), margins[:, None], np.ones_like(margins), v) - hinge))
                 for v in sig)
     thm33 = max(float(np.max(np.abs(gaps - sig / np.sqrt(2 * np.pi)))), max(0.0, -below))
+    # Lemma 2, (2.13): dQ/d(sigma^2) = phi(u / sigma) / (2 sigma) > 0 (central differences in sigma^2, sigma^2 = 0.6)
+    uu, s2, hh = np.linspace(-3, 3, 13), 0.6, 1e-6
+    q = [robust_hinge_loss(np.array([1.0]), (1 - uu)[:, None], np.ones(13), np.sqrt(v)) for v in (s2 + hh, s2 - hh)]
+    dQ = (q[0] - q[1]) / (2 * hh)
+    exact = np.exp(-uu**2 / (2 * s2)) / np.sqrt(2 * np.pi) / (2 * np.sqrt(s2))
+    lemma2 = float(np.max(np.abs(dQ - exact))) if np.all(dQ > 0) else float("inf")
     return {"prop1": float(quad_err), "thm21_excess": float(excess), "thm31": thm31, "thm32_min_curvature": float(curv),
-            "thm33": thm33}
+            "thm33": thm33, "lemma2": lemma2}
+
+
+#: The noise levels of Fig. 2.3.
+FIG2_3_SIGMAS = (2.0, 1.0, 0.5, 0.1, 0.01)
+
+
+def numbers(records=None, seed=0):
+    """The largest errors of :func:`checks`, and ``gap_001``: the largest gap to the hinge at σ = 0.01 (‖w‖ = 1),
+    which Theorem 3.3's closed form puts at 0.01 φ(0)."""
+    from robustpapers.ginodi2010 import robust_hinge_loss
+
+    margins = np.linspace(-3, 3, 601)
+    gap = np.max(robust_hinge_loss(np.array([1.0]), margins[:, None], np.ones_like(margins), 0.01)
+                 - np.maximum(1 - margins, 0))
+    return dict(checks(seed), gap_001=float(gap))
+
+
+def draw(records=None, figure="2.2"):
+    """Fig. 2.2 (``figure="2.2"``: f against the hinge, and their gap) or Fig. 2.3 (``"2.3"``: the robust loss
+    with ‖w‖ = 1 for decreasing σ)."""
+    import matplotlib.pyplot as plt
+
+    from robustpapers.ginodi2010 import robust_hinge_loss, smooth_hinge
+
+    from ...plotting import METHOD_COLORS
+
+    if figure == "2.2":
+        z = np.linspace(-4, 4, 801)
+        fz, hz = smooth_hinge(z), np.maximum(z, 0)
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+        axes[0].plot(z, hz, color=METHOD_COLORS["svm"], label=r"hinge $[z]_+$")
+        axes[0].plot(z, fz, color=METHOD_COLORS["robust"], label=r"$f(z) = z\Phi(z) + \varphi(z)$")
+        axes[0].set_xlabel("$z$")
+        axes[0].legend()
+        axes[0].set_title("(2.15)")
+        axes[1].plot(z, fz - hz, color=METHOD_COLORS["robust"])
+        axes[1].axhline(1 / np.sqrt(2 * np.pi), ls=":", color="k", label=r"$\varphi(0) = 1/\sqrt{2\pi}$")
+        axes[1].set_xlabel("$z$")
+        axes[1].set_ylabel(r"$f(z) - [z]_+$")
+        axes[1].legend()
+        return fig
+    if figure != "2.3":
+        raise ValueError(f"figure must be '2.2' or '2.3', got {figure!r}")
+    margins = np.linspace(-3, 3, 601)
+    fig, ax = plt.subplots()
+    ax.plot(margins, np.maximum(1 - margins, 0), color="k", lw=2, label="hinge")
+    for v, c in zip(FIG2_3_SIGMAS, plt.cm.viridis(np.linspace(0, 0.9, len(FIG2_3_SIGMAS)))):
+        ax.plot(margins, robust_hinge_loss(np.array([1.0]), margins[:, None], np.ones_like(margins), v), color=c,
+                label=fr"$\sigma = {v:g}$")
+    ax.set_xlabel(r"margin $y\,w^\top x$ ($\|w\| = 1$)")
+    ax.set_ylabel("loss")
+    ax.legend()
+    return fig
 
 
 def claims(records):

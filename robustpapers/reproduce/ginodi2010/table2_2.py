@@ -31,7 +31,7 @@ from .. import artefact
 from ..engine import grid
 from ..ledger import equivalent, paired
 from ._common import (EQ_MARGIN, GRAD_TOL, PAPER, PAPER_LOG2_SIGMAS, PAPER_LOG4_CS, gap_fraction, interval_text,
-                      join, make, middle_of_ties, stop_epoch)
+                      join, make, middle_of_ties, sgd_claim, stop_epoch)
 from .experiments import _acc, _fit_guru_path, _fit_svm_path, load_binary_split
 
 LABEL = "ginodi2010 Table 2.2"
@@ -171,6 +171,33 @@ def sgd_summary(recs, problem):
     return out
 
 
+def draw_toys(seed=0):
+    """Fig. 2.4: the two toys (200 points each, ``toy_gaussian`` and ``toy_narrow_outliers``)."""
+    import matplotlib.pyplot as plt
+
+    from ...ginodi2010 import toy_gaussian, toy_narrow_outliers
+    from ...plotting import METHOD_COLORS
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for ax, (name, gen) in zip(axes, [("(a) Gaussian data", toy_gaussian),
+                                      ("(b) narrow Gaussian with outliers", toy_narrow_outliers)]):
+        X, y = gen(200, random_state=seed)
+        ax.scatter(*X[y > 0].T, s=10, color=METHOD_COLORS["robust"], label="+1")
+        ax.scatter(*X[y < 0].T, s=10, color=METHOD_COLORS["socp"], label="-1")
+        ax.set_title(name)
+        ax.set_aspect("equal", adjustable="datalim")
+    axes[0].legend()
+    return fig
+
+
+def splice_duplicates():
+    """How many rows of the binary splice problem (classes EI and IE) repeat an earlier row."""
+    from ...datasets import binary_subset, load_dataset
+
+    sp = binary_subset(load_dataset("splice"), "EI", "IE")
+    return int(len(sp.y) - len(np.unique(sp.X, axis=0)))
+
+
 def claims(records):
     """One claim per problem of Table 2.2, the table-wide "as well as SVM", and Algorithm 1 on every row."""
     recs = [r for r in records if r is not None]
@@ -207,34 +234,10 @@ def claims(records):
                               "per-problem claims above are the evidence that matters.",
                               "Fewer than 10 problems: inconclusive by rule." if len(diffs) < 10 else ""), **rule))
     for p in PAPER_TABLE:
-        sg = [x for x in sgd_summary(recs, p) if x["certified"]]
-        stmt = (f"On {NAMES[p].replace(' (MNIST for USPS)', '')} GURU's own algorithm (Algorithm 1, SGD) reaches the "
-                "classifier whose accuracy the table reports.")
-        if not sg:
-            out.append(make(LABEL, id=f"table2_2-sgd-{p}", where="Algorithm 1, Table 2.2", condition=NAMES[p],
-                            statement=stmt, verdict="inconclusive", paper_value="SGD reaches the optimum",
-                            algorithm=ALG_SGD, note="no certified split cached"))
-            continue
-        worst = max(x["final"] for x in sg)
-        stops = [x["at_stop"] for x in sg if x["at_stop"] is not None]
-        rule = dict(verdict="reproduced" if worst <= SGD_FRACTION_TOL else "not reproduced", our_value=worst,
-                    interval=None, n_runs=len(sg), n_certified=len(sg),
-                    rule=f"largest fraction of the initial suboptimality left after the run, over the certified "
-                         f"splits, at most {SGD_FRACTION_TOL:g}")
-        out.append(make(LABEL, id=f"table2_2-sgd-{p}", where="Algorithm 1, Table 2.2", condition=NAMES[p],
-                        statement=stmt, paper_value="SGD reaches the optimum", algorithm=ALG_SGD,
-                        note=join(f"Value: largest (G(w_SGD) − G*)/(G(0) − G*) over {len(sg)} splits after "
-                                  f"{sg[0]['epochs']} epochs.",
-                                  f"The thesis-style rule (relative change over an epoch ≤ {THESIS_TOL:g}) stops after "
-                                  f"{min(x['stop_epoch'] for x in sg if x['stop_epoch'] is not None)}–"
-                                  f"{max(x['stop_epoch'] for x in sg if x['stop_epoch'] is not None)} epochs with "
-                                  f"up to {max(stops):.2g} of the suboptimality left." if stops else
-                                  f"The thesis-style rule (tol {THESIS_TOL:g}) never fires within the run.",
-                                  f"SGD − L-BFGS test accuracy: mean {np.mean([x['acc_diff'] for x in sg]):+.2f} "
-                                  f"points (range {min(x['acc_diff'] for x in sg):+.2f} to "
-                                  f"{max(x['acc_diff'] for x in sg):+.2f}); the two classifiers agree on "
-                                  f"{100 * min(x['agreement'] for x in sg):.1f}–{100 * max(x['agreement'] for x in sg):.1f} % "
-                                  "of the test points."), **rule))
+        out.append(sgd_claim(LABEL, f"table2_2-sgd-{p}", "Algorithm 1, Table 2.2", NAMES[p],
+                             f"On {NAMES[p].replace(' (MNIST for USPS)', '')} GURU's own algorithm (Algorithm 1, SGD) "
+                             "reaches the classifier whose accuracy the table reports.",
+                             sgd_summary(recs, p), ALG_SGD, SGD_FRACTION_TOL, THESIS_TOL, var="w", ref="L-BFGS"))
     return out
 
 
