@@ -141,3 +141,71 @@ def test_polyhedral_svm_bad_inputs():
         polyhedral_svm(A, [np.ones(2)], np.array([1.0, -1.0]))
     with pytest.raises(ValueError, match="c\\[1\\]"):
         polyhedral_svm(A, [np.ones(2), np.ones(3)], np.array([1.0, -1.0]))
+
+
+# ------------------------------------------------------------ Table 1: invariances (polynomial trajectories)
+def _trajectories(seed=3, n=16, r=2):
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    T = 0.4 * rng.standard_normal((n, r + 1, 2))
+    T[:, 0] += 1.0 * y[:, None]
+    return T, y
+
+
+def _min_poly(coef, tau):
+    """The exact minimum over |t| <= tau of a polynomial (coefficients lowest degree first), by its stationary
+    points (numpy's roots of the derivative), independent of the SDP."""
+    p = np.polynomial.Polynomial(coef)
+    ts = [-tau, tau] + [t.real for t in p.deriv().roots() if abs(t.imag) < 1e-12 and abs(t.real) <= tau]
+    return min(p(t) for t in ts)
+
+
+@pytest.mark.parametrize("r", [2, 3])
+def test_invariance_svm_meets_the_constraint_on_the_whole_trajectory_and_bounds_the_sampled_problem(r):
+    """The SDP's solution satisfies (21) at every theta (exact minimum of each p_i), and the sampled QPs
+    (vertex_svm on grids of theta, a relaxation) rise to its optimum as the grid is refined."""
+    from robustpapers.shivaswamy2006 import invariance_svm, vertex_svm
+
+    T, y = _trajectories(r=r)
+    tau = 0.8
+    res = invariance_svm(T, y, C=1.0, tau=tau)
+    assert res.success
+    for i in range(len(y)):
+        coef = [y[i] * (T[i, k] @ res.w) for k in range(r + 1)]
+        coef[0] += y[i] * res.b - 1 + res.xi[i]
+        assert _min_poly(coef, tau) >= -1e-6
+    prev = -np.inf
+    for m in (3, 17, 257):
+        th = np.linspace(-tau, tau, m)
+        V = [sum(th[:, None] ** k * T[i, k] for k in range(r + 1)) for i in range(len(y))]
+        obj = vertex_svm(V, y, C=1.0).objective
+        assert prev - 1e-7 <= obj <= res.objective + 1e-6
+        prev = obj
+    assert res.objective - prev <= 1e-3 * max(1.0, res.objective)
+
+
+def test_invariance_svm_segments_and_points_are_the_vertex_problem():
+    """r = 1 (segments): (21) on a segment is (21) at its end points; r = 0: plain points. Both are vertex_svm."""
+    from robustpapers.shivaswamy2006 import invariance_svm, vertex_svm
+
+    T, y = _trajectories(r=1)
+    tau = 0.5
+    seg = invariance_svm(T, y, C=2.0, tau=tau)
+    ends = vertex_svm([np.array([T[i, 0] - tau * T[i, 1], T[i, 0] + tau * T[i, 1]]) for i in range(len(y))], y, C=2.0)
+    assert abs(seg.objective - ends.objective) <= 1e-6 * max(1.0, ends.objective)
+    assert np.allclose(seg.w, ends.w, atol=1e-5)
+    pts = invariance_svm(T[:, :1], y, C=2.0)
+    ref = vertex_svm([T[i, :1] for i in range(len(y))], y, C=2.0)
+    assert abs(pts.objective - ref.objective) <= 1e-6 * max(1.0, ref.objective)
+
+
+def test_invariance_svm_bad_inputs():
+    from robustpapers.shivaswamy2006 import invariance_svm
+
+    T, y = _trajectories(n=4)
+    with pytest.raises(ValueError, match="one trajectory per label"):
+        invariance_svm(T[:3], y)
+    with pytest.raises(ValueError, match="tau"):
+        invariance_svm(T, y, tau=0.0)
+    with pytest.raises(ValueError, match="T"):
+        invariance_svm(T[:, 0], y)

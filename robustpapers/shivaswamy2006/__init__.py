@@ -22,10 +22,11 @@ from .estimators import (  # noqa: E402
 __all__ += ["KernelRobustMissingSVC", "KernelRobustMissingSVR", "RobustMissingMulticlassSVC", "RobustMissingSVC",
             "RobustMissingSVR"]
 from .extensions import (  # noqa: E402
-    calafiore_campi_n, polyhedral_svm, robust_multiclass_svm, sample_ellipsoid, vertex_svm,
+    calafiore_campi_n, invariance_svm, polyhedral_svm, robust_multiclass_svm, sample_ellipsoid, vertex_svm,
 )
 
-__all__ += ["calafiore_campi_n", "polyhedral_svm", "robust_multiclass_svm", "sample_ellipsoid", "vertex_svm"]
+__all__ += ["calafiore_campi_n", "invariance_svm", "polyhedral_svm", "robust_multiclass_svm", "sample_ellipsoid",
+            "vertex_svm"]
 from .dual import robust_svm_dual  # noqa: E402
 
 __all__ += ["robust_svm_dual"]

@@ -1,5 +1,5 @@
-"""Extensions of shivaswamy2006 section 4: multiclass (20), convex-hull sets (Table 1), constraint sampling
-(Theorem 3, Calafiore and Campi)."""
+"""Extensions of shivaswamy2006 section 4: multiclass (20), the constraint sets of Table 1 (convex hulls,
+polyhedral knowledge sets, polynomial trajectories), constraint sampling (Theorem 3, Calafiore and Campi)."""
 from __future__ import annotations
 
 import math
@@ -13,7 +13,8 @@ from ..core import SolverResult, check_finite_array, check_positive
 from ._validate import _check_factors, _check_gamma
 from .classification import _solve
 
-__all__ = ["robust_multiclass_svm", "vertex_svm", "polyhedral_svm", "calafiore_campi_n", "sample_ellipsoid"]
+__all__ = ["robust_multiclass_svm", "vertex_svm", "polyhedral_svm", "invariance_svm", "calafiore_campi_n",
+           "sample_ellipsoid"]
 
 
 def robust_multiclass_svm(X: np.ndarray, y: np.ndarray, Sigmas: np.ndarray | None = None, gamma: float = 0.0,
@@ -215,6 +216,104 @@ def polyhedral_svm(A: Sequence[Any], c: Sequence[Any], y: np.ndarray, C: float =
     wv = np.asarray(w.value, dtype=float)
     return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
                         u=[np.maximum(np.asarray(u.value, dtype=float), 0) for u in U],
+                        objective=float(prob.value), success=ok, status=0 if ok else 1, solver_status=status,
+                        nit=nit, message=f"Clarabel: {status}", solve_time=solve_time)
+
+
+def _anti_diagonal_sums(M, size):
+    """Coefficients of the polynomial ``z(θ)ᵀ M z(θ)`` with ``z = (1, θ, ..., θ^(m-1))``: sums of M's anti-diagonals,
+    padded with zeros to ``size`` entries."""
+    m = M.shape[0]
+    out = []
+    for k in range(size):
+        terms = [M[i, k - i] for i in range(max(0, k - m + 1), min(k, m - 1) + 1)]
+        out.append(cp.sum(cp.hstack(terms)) if terms else cp.Constant(0.0))
+    return out
+
+
+def invariance_svm(T: np.ndarray, y: np.ndarray, C: float = 1.0, tau: float = 1.0, *, tol: float = 1e-8,
+                   max_iter: int = 200, verbose: bool = False) -> SolverResult:
+    r"""Soft-margin SVM whose i-th pattern is a polynomial trajectory (shivaswamy2006 Table 1, row "invariances";
+    the semidefinite programming machine of Graepel and Herbrich 2004): the constraint (21) on
+    :math:`S_i = \{x_i(\theta) = \sum_{k=0}^r \theta^k x_{ik} : |\theta| \le \tau\}`.
+
+    .. math::
+
+        \min_{w,b,\xi}\ \tfrac12\|w\|^2 + C\sum_i\xi_i\quad\text{s.t.}\quad
+        p_i(\theta) = y_i(\langle w, x_i(\theta)\rangle + b) - 1 + \xi_i \ge 0\ \ (|\theta|\le\tau),\ \xi_i\ge0 .
+
+    :math:`p_i` is a polynomial of degree :math:`r` in :math:`\theta` whose coefficients are affine in
+    :math:`(w, b, \xi)`. By the Markov-Lukács theorem it is non-negative on :math:`[-\tau, \tau]` iff, for
+    :math:`r = 2m`, :math:`p_i = \sigma_0 + (\tau^2 - \theta^2)\sigma_1` and, for :math:`r = 2m + 1`,
+    :math:`p_i = (\tau + \theta)\sigma_0 + (\tau - \theta)\sigma_1`, with sums of squares
+    :math:`\sigma_j(\theta) = z_j(\theta)^\top M_j z_j(\theta)`, :math:`M_j \succeq 0`, :math:`z_j` the monomials
+    up to the degree allowed. Matching coefficients makes the problem a semidefinite program, as Table 1 says
+    (for :math:`r = 2`, two PSD matrices of sizes 2 and 1 per pattern).
+
+    Parameters
+    ----------
+    T : ndarray (n, r + 1, d)
+        ``T[i, k]`` is the coefficient :math:`x_{ik}` of :math:`\theta^k` in pattern i's trajectory (``r = 0``:
+        plain points, the SVM).
+    y : ndarray (n,) in {-1, +1}
+    C : float
+    tau : float
+        The trajectories are taken over :math:`|\theta| \le \tau`.
+    tol, max_iter, verbose : Clarabel settings.
+
+    Returns
+    -------
+    SolverResult
+        ``w``, ``b``, ``xi``, ``objective``.
+
+    Examples
+    --------
+    A segment per pattern (``r = 1``): the constraint at its two end points suffices.
+
+    >>> import numpy as np
+    >>> T = np.array([[[1.5, 0.0], [0.5, 0.5]], [[-1.5, 0.0], [0.5, 0.0]]])
+    >>> res = invariance_svm(T, np.array([1.0, -1.0]), C=10.0)
+    >>> ends = np.array([T[0, 0] - T[0, 1], T[0, 0] + T[0, 1]])
+    >>> bool(np.all(ends @ res.w + res.b >= 1 - res.xi[0] - 1e-6))
+    True
+    """
+    from ..core import check_binary_labels
+
+    y = check_binary_labels(y)
+    T = check_finite_array(T, name="T", ndim=3)
+    if T.shape[0] != len(y):
+        raise ValueError(f"T must have one trajectory per label ({len(y)}), got {T.shape[0]}")
+    C = check_positive(C, "C")
+    tau = check_positive(tau, "tau")
+    n, r1, d = T.shape
+    r = r1 - 1
+    w, b, xi = cp.Variable(d), cp.Variable(), cp.Variable(n, nonneg=True)
+    cons = []
+    for i in range(n):
+        # coefficients of p_i(theta), lowest degree first
+        a = [y[i] * (T[i, k] @ w) for k in range(r1)]
+        a[0] = a[0] + y[i] * b - 1 + xi[i]
+        if r == 0:
+            cons.append(a[0] >= 0)
+            continue
+        m = r // 2
+        if r % 2 == 0:
+            M0 = cp.Variable((m + 1, m + 1), PSD=True)
+            M1 = cp.Variable((m, m), PSD=True)
+            s0, s1 = _anti_diagonal_sums(M0, r1), _anti_diagonal_sums(M1, r1)
+            # (tau^2 - theta^2) sigma_1
+            rhs = [s0[k] + tau ** 2 * s1[k] - (s1[k - 2] if k >= 2 else 0) for k in range(r1)]
+        else:
+            M0 = cp.Variable((m + 1, m + 1), PSD=True)
+            M1 = cp.Variable((m + 1, m + 1), PSD=True)
+            s0, s1 = _anti_diagonal_sums(M0, r1), _anti_diagonal_sums(M1, r1)
+            # (tau + theta) sigma_0 + (tau - theta) sigma_1
+            rhs = [tau * (s0[k] + s1[k]) + ((s0[k - 1] - s1[k - 1]) if k >= 1 else 0) for k in range(r1)]
+        cons += [a[k] == rhs[k] for k in range(r1)]
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(w) + C * cp.sum(xi)), cons)
+    ok, status, nit, solve_time = _solve(prob, "invariance_svm", tol, max_iter, verbose)
+    wv = np.asarray(w.value, dtype=float)
+    return SolverResult(x=np.r_[wv, float(b.value)], w=wv, b=float(b.value), xi=np.maximum(xi.value, 0),
                         objective=float(prob.value), success=ok, status=0 if ok else 1, solver_status=status,
                         nit=nit, message=f"Clarabel: {status}", solve_time=solve_time)
 

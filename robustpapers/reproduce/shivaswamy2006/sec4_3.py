@@ -11,22 +11,43 @@ Records: ``results/shivaswamy2006/constraint_sampling`` (``constraint_sampling_t
 from __future__ import annotations
 
 from .. import ledger
-from ._shared import CERT_NOTE, PAPER, select
+from ..engine import grid
+from ._shared import CERT_NOTE, PAPER
+from .experiments import constraint_sampling_task
 
 LABEL = "shivaswamy2006 §4.3"
 EXPERIMENT = "constraint_sampling"
-FUNC = "robustpapers.shivaswamy2006.experiments:constraint_sampling_task"
 VERSION = 1
+TASK = constraint_sampling_task
 EPSILONS = (0.2, 0.1, 0.05)
-WHERE = {"beta": 1e-3, "n": 8, "d": 2, "gamma": 1.0, "n_fresh": 20000, "seed": 0}
+#: The same three draws at either scale (a few seconds each).
+SETTINGS = {"quick": dict(epsilons=EPSILONS), "paper": dict(epsilons=EPSILONS)}
 ALGORITHM = "vertex_svm on calafiore_campi_n(ε, β, 11) uniform samples per ellipsoid (sample_ellipsoid), Clarabel via cvxpy"
+
+
+def tasks(scale="paper", seed=0):
+    """One task per ε: 8 patterns in 2-D, β = 10⁻³, 20,000 fresh points per pattern."""
+    return grid(epsilon=list(SETTINGS[scale]["epsilons"]), beta=[1e-3], n=[8], d=[2], gamma=[1.0], n_fresh=[20000],
+                seed=[seed])
 
 
 def records(root=None, scale="paper", seed=0):
     """The cached record of each ε (None where it is not cached), as a dict ``epsilon -> record``."""
-    recs = select(EXPERIMENT, FUNC, VERSION, where={**WHERE, "seed": seed}, root=root)
-    by_eps = {r["params"]["epsilon"]: r for r in recs}
-    return {eps: by_eps.get(eps) for eps in EPSILONS}
+    from ..artefact import load
+
+    recs = load(__import__(__name__, fromlist=["_"]), root, scale, seed)
+    return {t["epsilon"]: r for t, r in zip(tasks(scale, seed), recs)}
+
+
+def numbers(records):
+    """Per ε: N, the largest and the mean violation probability over the patterns, and both objectives (a
+    DataFrame of the cached draws)."""
+    import pandas as pd
+
+    rows = [dict(epsilon=eps, beta=r["params"]["beta"], **{k: r["result"][k] for k in
+                 ("N", "max_violation", "mean_violation", "objective_sampled", "objective_socp")})
+            for eps, r in records.items() if r is not None]
+    return pd.DataFrame(rows)
 
 
 def claims(records):
