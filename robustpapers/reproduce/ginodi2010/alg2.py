@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from ..engine import results_root
+from ..engine import benchmark_path
 from ..ledger import combine, target
 from ._common import PAPER, join, make
 
@@ -27,7 +27,8 @@ def records(root=None, scale="paper", seed=0):
     """The stored benchmark (a dict), or None."""
     from pathlib import Path
 
-    path = (results_root() if root is None else Path(root)) / PAPER / "benchmarks" / "ken_guru_norm.json"
+    # benchmarks are committed measurements: read from the repository unless a root is given
+    path = benchmark_path(PAPER, "ken_guru_norm") if root is None else Path(root) / PAPER / "benchmarks" / "ken_guru_norm.json"
     return json.loads(path.read_text()) if path.exists() else None
 
 
