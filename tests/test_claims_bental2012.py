@@ -380,3 +380,43 @@ def test_sec7_5_default_ratio_from_raw(claims):
     ratio = rows["ussvm_socp (cvxpy + Clarabel)"]["cpu"] / rows["ussvm (default, method='auto')"]["cpu"]
     c = claims["sec7_5-much-faster-than-socp-n500-ussvm-default"]
     assert c.our_value == pytest.approx(ratio) and c.algorithm.startswith("alternating method")
+
+
+def test_empty_cache_reads_as_not_cached(tmp_path):
+    """A quick page run from an empty cache: every module answers with claims that say so, and numbers/draw
+    that show nothing, instead of failing on the columns the records would have."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from robustpapers.reproduce.bental2012 import fig3, fig4, fig5, fig6, fig7, sec7_5, table2, table3
+
+    r3, r4 = fig3.records(tmp_path, "quick"), fig4.records(tmp_path, "quick")
+    assert fig3.numbers(r3)["accuracy"].empty and fig3.numbers(r3)["mn_fss_steps_max"] is None
+    assert {c.verdict for c in fig3.claims(r3) + fig4.claims(r4)} == {"inconclusive"}
+    assert fig6.numbers(fig6.records(tmp_path, "paper")) == {"times": None, "socp_finished": {}}
+    rt = table2.records(tmp_path, "quick")
+    assert table2.numbers(rt) is None and table3.numbers(rt).empty and all(v.empty for v in fig7.numbers(rt).values())
+    assert {c.verdict for c in table2.claims(rt) + table3.claims(rt)} == {"not testable here"}
+    assert sec7_5.default_tables(sec7_5.records(tmp_path)) == (None, None)
+    r5 = fig5.records(tmp_path)
+    assert {c.verdict for c in fig5.claims(r5)} == {"inconclusive"} and fig5.table(r5).empty
+    for fig in (fig3.draw(r3), fig4.draw(r4), fig5.draw(r5), fig6.draw(fig6.records(tmp_path, "paper")), fig7.draw(rt)):
+        plt.close(fig)
+
+
+def test_quick_tasks_are_the_cached_small_runs():
+    """The small runs a quick page computes are the committed ones (same cache keys), and USSVM_MN there is FSS
+    from alpha = 0 (no fast variant), which the claims name as such."""
+    from robustpapers.reproduce import artefact
+    from robustpapers.reproduce.bental2012 import _common as C, fig3, table2
+
+    assert artefact.missing(artefact.load(fig3, scale="quick")) == 0
+    assert [(t["f1"], t["f2"]) for t in table2.tasks("quick")] == list(table2.QUICK_PAIRS)
+    assert len(table2.QUICK_PAIRS) == 10 and artefact.missing(artefact.load(table2, scale="quick")) == 0
+    df = fig3.records(scale="quick")
+    assert not C.uses_fast(df) and C.uses_fast(fig3.records(scale="paper"))
+    mn = [c for c in fig3.claims(df) if c.id.startswith("fig3-re-mn-")]
+    assert mn and all(c.algorithm.split(";")[0] == C.FSS_TUNED_PROBE for c in mn)
+    assert C.short_solver(C.FSS_TUNED_PROBE) == "FSS as tuned here, backtracking, R0 probe"

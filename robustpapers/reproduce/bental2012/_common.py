@@ -86,11 +86,24 @@ def benchmark(name, root=None):
         raise ValueError(f"corrupt benchmark record {path}: {exc}") from None
 
 
-def mn_algorithm(nit):
-    """The solver that produced USSVM_MN's numbers, from the FSS step counts of its runs (fast variant)."""
+#: USSVM_MN in the small runs of Figs. 2-4 (``fss_fast`` off): FSS from alpha = 0 with a guessed radius.
+FSS_TUNED_PROBE = ("FSS as tuned here, Mirror-Prox backtracking steps, guessed radius R0='probe', from alpha = 0 "
+                   "(ussvm_fss(step='backtracking', R0='probe'))")
+
+
+def uses_fast(df):
+    """Whether every run of a sweep's frame ran USSVM_MN's fast variant (the alternating start; ``fss_fast``)."""
+    return "fss_fast" in df and len(df) > 0 and bool(df["fss_fast"].fillna(False).astype(bool).all())
+
+
+def mn_algorithm(nit, fast=True):
+    """The solver that produced USSVM_MN's numbers, from the FSS step counts of its runs; ``fast``: the runs
+    started from the alternating start (else FSS from alpha = 0, :data:`FSS_TUNED_PROBE`)."""
     nit = np.asarray(nit, dtype=float)
     if nit.size == 0:
         return None
+    if not fast:
+        return FSS_TUNED_PROBE
     zero = int((nit == 0).sum())
     if zero == nit.size:
         return ALTERNATING
@@ -98,10 +111,13 @@ def mn_algorithm(nit):
             f"of {nit.size} runs (at most {int(nit.max())})")
 
 
-def mn_note(nit):
+def mn_note(nit, fast=True):
     """The sentence every claim on USSVM_MN's records carries: which of the three solvers ran."""
     nit = np.asarray(nit, dtype=float)
     zero = int((nit == 0).sum())
+    if not fast:
+        return (f"USSVM_MN here is FSS as tuned here from alpha = 0 (backtracking steps, R0='probe'): at most "
+                f"{int(nit.max()) if nit.size else 0} FSS steps over {nit.size} runs (FSS as printed did not run).")
     return (f"USSVM_MN here is not FSS: {zero} of {nit.size} runs certified the 1e-3 relative gap from the "
             "alternating start with 0 FSS steps, so these numbers are the alternating method's (FSS as printed "
             "did not run)." if zero == nit.size else
@@ -164,6 +180,8 @@ def short_solver(algorithm):
         key = ("FSS as printed" if p.startswith("FSS as printed") else
                "alternating method + FSS steps" if p.startswith("alternating method") and "FSS steps (" in p else
                "alternating method" if p.startswith("alternating method") else
+               "FSS as tuned here, backtracking, R0 probe" if (p.startswith("FSS as tuned here") and "backtracking" in p
+                                                              and "probe" in p) else
                "FSS on (23)" if p.startswith("FSS on (23)") else
                "FSS as tuned here, backtracking" if p.startswith("FSS as tuned here") and "backtracking" in p else
                "FSS as tuned here, paper's step" if p.startswith("FSS as tuned here") else

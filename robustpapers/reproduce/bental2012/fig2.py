@@ -90,7 +90,8 @@ def claims(records):
                       "lower RobustErr than the nominal SVM.", "inconclusive", artefact=LABEL, note="no record cached")]
     cert = _certified(df)
     n_unc = int((~cert).sum())
-    mn_alg, mn_note = C.mn_algorithm(df.mn_nit), C.mn_note(df.mn_nit)
+    fast = C.uses_fast(df)
+    mn_alg, mn_note = C.mn_algorithm(df.mn_nit, fast), C.mn_note(df.mn_nit, fast)
     n_blocks = df.groupby(["dataset_index", "fold"]).ngroups
 
     zero = df[df.kappa == 0]

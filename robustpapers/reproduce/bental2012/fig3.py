@@ -13,6 +13,10 @@ is the one with the best mean accuracy over the *other four folds* of the same d
 error measure, so no grid point is chosen on the fold it is scored on (the book's figure takes the best grid
 point on all folds, which is chosen on the test folds). USSVM_MN's numbers come from the alternating method
 (0 FSS steps on every task).
+
+At scale "quick" (one data set per distribution, N = 15 per class, L = 10, two folds, two values of C) the same
+claims are judged on the small runs, which :func:`tasks` computes in seconds; with two (data set, fold) pairs per
+distribution the paired rules stay inconclusive there.
 """
 from __future__ import annotations
 
@@ -20,13 +24,30 @@ import pandas as pd
 
 from ..ledger import Claim, paired, target
 from . import _common as C
+from .experiments import FIG3_SETTINGS, cv_task, fig3_tasks
 
-__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "METHODS", "records", "accuracies", "claims", "numbers"]
+__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "SETTINGS", "LONG", "tasks", "METHODS", "records",
+           "accuracies", "claims", "numbers"]
 
 PAPER = C.PAPER
 LABEL = "bental2012 Fig. 3"
 EXPERIMENT = "fig3_cv"
 VERSION = 4
+#: Figs. 3-4's sizes per scale (:data:`~.experiments.FIG3_SETTINGS`).
+SETTINGS = FIG3_SETTINGS
+#: The paper-size sweep (1200 tasks) is computed piecewise (``scripts/paper_scale.py bental2012 fig3``); a page
+#: only reads it, and computes the small runs.
+LONG = True
+TASK = cv_task
+
+
+def tasks(scale="paper", seed=0):
+    """Figs. 3-4's tasks at ``scale`` (:func:`~.experiments.fig3_tasks`)."""
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {list(SETTINGS)}, got {scale!r}")
+    return fig3_tasks(SETTINGS[scale], seed)
+
+
 DISTRIBUTIONS = {"gaussian": "D_G", "uniform": "D_U", "beta": "D_B"}
 METHODS = {"socp": "USSVM_SOCP", "mn": "USSVM_MN", "rsvm": "RSVM", "svm": "Nominal-SVM"}
 WHERE = {"paper": dict(N=250, L=200, fss_fast=True, rsvm_starts=100), "quick": dict(N=15, L=10)}
@@ -62,6 +83,8 @@ def long_accuracies(df):
 def accuracies(records):
     """Per method, error measure, distribution, data set and fold: the accuracy (%) at the grid point chosen on
     the other folds of the data set, and whether that run met its certificate (DataFrame, long form)."""
+    if not len(records):
+        return pd.DataFrame(columns=["method", "distribution", "dataset_index", "fold", "acc", "ok", "measure"])
     long = long_accuracies(records)
     out = []
     for meas in ("NE", "ME", "RE"):
@@ -82,7 +105,9 @@ def _pairs(acc, meas, dist, a, b):
 def numbers(records):
     """The CV accuracy (%) per method, distribution and measure (grid point chosen on the other folds)."""
     acc = accuracies(records)
-    table = acc.groupby(["method", "distribution", "measure"]).acc.mean().unstack("measure")
+    table = (acc.groupby(["method", "distribution", "measure"]).acc.mean().unstack("measure") if len(acc) else
+             pd.DataFrame(columns=["ME", "NE", "RE"], index=pd.MultiIndex.from_tuples([], names=["method",
+                                                                                               "distribution"])))
     return {"accuracy": table, "mn_fss_steps_max": int(records.mn_nit.max()) if len(records) else None}
 
 
@@ -93,7 +118,8 @@ def claims(records):
         return [Claim(PAPER, "fig3-ne-90", "Fig. 3, §7.3", "All formulations reach about 90 % accuracy under "
                       "NominalErr.", "inconclusive", artefact=LABEL, note="no record cached")]
     acc = accuracies(df)
-    mn_alg, mn_note = C.mn_algorithm(df.mn_nit), C.mn_note(df.mn_nit)
+    fast = C.uses_fast(df)
+    mn_alg, mn_note = C.mn_algorithm(df.mn_nit, fast), C.mn_note(df.mn_nit, fast)
     alg = {"socp": C.SOCP, "mn": mn_alg, "rsvm": C.RSVM, "svm": C.SVM}
     nested = ("grid point per (data set, fold) chosen on the other four folds of its data set, per classifier and "
               "measure")

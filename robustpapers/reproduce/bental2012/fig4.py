@@ -78,7 +78,8 @@ def claims(records):
     out = []
     if len(sw):
         sw = times(sw)
-        mn_alg, mn_note = C.mn_algorithm(sw.mn_nit), C.mn_note(sw.mn_nit)
+        fast = C.uses_fast(sw)
+        mn_alg, mn_note = C.mn_algorithm(sw.mn_nit, fast), C.mn_note(sw.mn_nit, fast)
         per_task = len(sw) // max(sw.groupby(["distribution", "dataset_index", "fold"]).ngroups, 1)
         for other, name, alg in (("socp", "USSVM_SOCP", C.SOCP), ("rsvm", "RSVM", C.RSVM)):
             lr, ok = _log_blocks(sw, other, "mn")

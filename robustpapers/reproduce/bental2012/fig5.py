@@ -270,6 +270,7 @@ def draw(records):
         ax.set_title(f"$D_U(1, {N}, 5)$, $C = {prob['C']:g}$")
         ax.set_xlabel(r"$\log_{10} M_s$")
     axes[0].set_ylabel(r"$\log_{10} \varepsilon_{\rm sad}$ (certified)")
-    axes[0].legend(fontsize=7)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -49,8 +49,15 @@ def wide(df):
 
 
 def numbers(records):
-    """Times per (L, N) and method."""
-    return {"times": wide(records)["time"] if len(records) else None}
+    """Times per (L, N) and method (None when nothing is cached), and the sizes N per class where the SOCP
+    finished certified, per L (``{L: [N, ...]}``)."""
+    if not len(records):
+        return {"times": None, "socp_finished": {}}
+    w = wide(records)
+    done = w["done"]["socp"] == True  # noqa: E712 (object column)
+    return {"times": w["time"],
+            "socp_finished": {int(L): [int(n) for n in g.index.get_level_values("N")]
+                              for L, g in done[done].groupby(level="L")}}
 
 
 def _exponent(N, t):
@@ -139,6 +146,9 @@ def draw(records, quick=None):
     ax.set_yscale("log")
     ax.set_xlabel("N (points per class)")
     ax.set_ylabel("training time (s)")
-    ax.legend(fontsize=6)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=6)
+    else:
+        ax.text(0.5, 0.5, "no run cached", transform=ax.transAxes, ha="center")
     fig.tight_layout()
     return fig

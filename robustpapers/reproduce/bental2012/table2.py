@@ -10,6 +10,11 @@ The paper tunes C (and eps) "using the grid search mechanism" without saying on 
 problem is the one with the best mean leave-one-out accuracy over the *other 104 problems*, per classifier and
 error measure, so no grid point is chosen on the problem it is scored on. USSVM_MN's rows are the recomputed
 ones (``ussvm_fss``'s default bias floor); its objectives come from the first sweep (same FSS runs).
+
+At scale "quick" the protocol is run small (5 structures per family, L = 10, R = 20, one C and one eps, 3 RSVM
+starts) on the :data:`QUICK_PAIRS`, the 10 problems among the first five families (seconds each), which
+:func:`tasks` computes; the paper-scale sweep is computed piecewise by ``scripts/paper_scale.py bental2012
+table2_proteins`` and only read.
 """
 from __future__ import annotations
 
@@ -17,13 +22,33 @@ import pandas as pd
 
 from ..ledger import Claim, equivalent, paired, target
 from . import _common as C
+from .experiments_proteins import TABLE2_SETTINGS, table2_mn_tasks, table2_pair_task, table2_tasks
 
-__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "METHODS", "records", "per_problem", "claims", "numbers"]
+__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "SETTINGS", "LONG", "QUICK_PAIRS", "tasks", "METHODS",
+           "records", "per_problem", "claims", "numbers"]
 
 PAPER = C.PAPER
 LABEL = "bental2012 Table 2"
 EXPERIMENT = "table2_proteins"
 VERSION = 2
+#: The protocol's sizes per scale (:data:`~.experiments_proteins.TABLE2_SETTINGS`).
+SETTINGS = TABLE2_SETTINGS
+#: The problems of the small run: the 10 one-vs-one problems among the first five families.
+QUICK_PAIRS = tuple((a, b) for a in range(5) for b in range(a + 1, 5))
+#: The paper-scale sweep (105 problems, hours each) is only read by a page.
+LONG = True
+TASK = table2_pair_task
+
+
+def tasks(scale="paper", seed=0):
+    """The problems of the protocol at ``scale``: at "paper" every problem twice (the first sweep, and USSVM_MN
+    recomputed with ``ussvm_fss``'s default bias floor), at "quick" the first sweep on :data:`QUICK_PAIRS`."""
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {list(SETTINGS)}, got {scale!r}")
+    if scale == "quick":
+        return table2_tasks(SETTINGS["quick"], seed, QUICK_PAIRS)
+    return table2_tasks(SETTINGS["paper"], seed) + table2_mn_tasks(SETTINGS["paper"], seed)
+
 METHODS = {"USSVM_SOCP": "USSVM_SOCP", "USSVM_MN": "USSVM_MN", "RSVM": "RSVM", "Nominal": "Nominal-SVM"}
 WHERE = {"paper": dict(n_members=10, L=50, R=100, n_starts=100), "quick": dict(n_members=5, L=10, R=20, n_starts=3)}
 CONDITION = "structure analog (SCOP not available offline)"
@@ -47,6 +72,8 @@ def records(root=None, scale="paper", seed=0):
         recs = C.scan_all(EXPERIMENT, root)
         n_cs = {"paper": 8, "quick": 1}[scale]
         base = [r for r in C.select(recs, dict(WHERE[scale], seed=seed), VERSION) if len(r["params"]["Cs"]) == n_cs]
+        if scale == "quick":
+            base = [r for r in base if (r["params"]["f1"], r["params"]["f2"]) in QUICK_PAIRS]
         first = C.frame([r for r in base if "methods" not in r["params"]])
         mn = C.frame([r for r in base if r["params"].get("methods") == ["USSVM_MN"]])
         _CACHE[key] = {"first": first, "mn": mn}
@@ -89,7 +116,10 @@ def per_problem(records):
 
 
 def diffs(acc, meas, a, b):
-    """Per problem: accuracy of ``a`` minus ``b`` under ``meas``, and whether both runs met their certificate."""
+    """Per problem: accuracy of ``a`` minus ``b`` under ``meas``, and whether both runs met their certificate
+    (empty Series when nothing is cached)."""
+    if acc.empty:
+        return pd.Series(dtype=float), pd.Series(dtype=bool)
     s = acc[acc.measure == meas].set_index(["method", "pair"])
     x, y = s.loc[a].align(s.loc[b], join="inner", axis=0)
     return x.acc - y.acc, x.ok & y.ok
