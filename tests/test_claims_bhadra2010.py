@@ -305,3 +305,177 @@ def test_claims_without_records(tmp_path):
     cs = all_claims("bhadra2010", root=tmp_path)
     assert len(cs) == len(all_claims("bhadra2010"))
     assert all(c.verdict == "inconclusive" and c.n_runs == 0 for c in cs)
+
+
+# ---------------------------------------------------------------- a run without the paper-scale records
+
+def test_pages_artefacts_accept_empty_and_missing_records(tmp_path):
+    """From an empty cache (a fresh quick run) every artefact gives its claims, numbers and figure, and a claim id
+    that the records do not produce reads as inconclusive, with no value."""
+    import matplotlib.pyplot as plt
+
+    from robustpapers.reproduce import ledger
+    from robustpapers.reproduce.bhadra2010 import ablation, qn_scaling, speed
+    from robustpapers.reproduce.bhadra2010._common import value_text, verdict_text
+
+    cs = []
+    for m in (sec3, qn_scaling, table1, ablation, fig1, fig2, fig3):
+        for scale in ("quick", "paper"):
+            recs = m.records(root=tmp_path, scale=scale)
+            cs += m.claims(recs)
+            m.numbers(recs)
+            if hasattr(m, "draw"):
+                plt.close(m.draw(recs))
+    assert all(c.verdict == "inconclusive" and c.n_runs == 0 for c in cs)
+    by_id = ledger.ClaimIndex(cs)
+    assert value_text(by_id["t1-svm-re-level-uniform"]) == "—"        # not run: no value
+    assert value_text(by_id["no-such-claim"]) == "—" and verdict_text(by_id["no-such-claim"]) == "inconclusive"
+    assert speed.claims(speed.records()) == [] and ablation.claims([]) == [] and qn_scaling.claims([]) == []
+
+
+def test_fig3_numbers_without_qn():
+    """A quick run fits no QN for Fig. 3: the solvers' agreement is taken over those fitted."""
+    rec = lambda d, e, v: {"params": {"noise": "uniform", "dataset": d, "eps": e,  # noqa: E731
+                                      "methods": ["RSVM_QP", "RSVM_SOCP"]},
+                           "result": {"eps_eff_RSVM_QP": v, "eps_eff_RSVM_SOCP": v + 0.01}}
+    n = fig3.numbers({"bound": [rec(0, 0.1, 0.02), rec(0, 0.2, 0.05)], "svm": []})
+    co = n["coincide"].set_index("family")["largest difference"]
+    assert co["RSVM"] == pytest.approx(0.01) and np.isnan(co["RSVM(g)"])
+
+
+# ---------------------------------------------------------------- §3: the constructed local optima
+
+def test_local_optima_numbers_recomputed():
+    recs = sec3.records()["local_optima"]
+    lo = sec3.numbers(sec3.records())["local_optima"]
+    assert lo["n_cases"] == len(recs) == 8
+    ks = {(r["params"]["b"], r["params"]["eps"]): r["result"]["kappa"] * math.sqrt(r["params"]["b"]) for r in recs}
+    # every start ends at a KKT point of eq. (15), at one of at most the two candidate points
+    for r in recs:
+        assert all(g["kkt_max"] < sec3.KKT_TOL for g in r["result"]["optima"]) and r["result"]["n_optima"] <= 2
+        # the SOCP on the clipped beta is a restriction of eq. (15): never above its best end point
+        assert r["result"]["socp_psd_value"] <= r["result"]["best"] + 1e-9
+    below = [r for r in recs if ks[(r["params"]["b"], r["params"]["eps"])] <= 5]
+    above = [r for r in recs if ks[(r["params"]["b"], r["params"]["eps"])] > 5]
+    assert below and all(r["result"]["n_optima"] == 1 for r in below)
+    two = [r for r in above if r["result"]["n_optima"] == 2]
+    assert (lo["n_below"], lo["n_above"], lo["n_two"]) == (len(below), len(above), len(two)) and two
+    # settings above the threshold with one end point lie next to it
+    one = [ks[(r["params"]["b"], r["params"]["eps"])] for r in above if r["result"]["n_optima"] == 1]
+    assert max(one, default=0) < min(ks[(r["params"]["b"], r["params"]["eps"])] for r in two)
+    share = [r["result"]["optima"][1]["count"] / sum(g["count"] for g in r["result"]["optima"]) for r in two]
+    assert lo["share_min"] == pytest.approx(min(share)) and lo["share_max"] == pytest.approx(max(share))
+    assert lo["miss_table"] == pytest.approx(max(share) ** 5)
+    # the better of two end points rests on the points 2 and 3
+    for r in two:
+        a = np.asarray(r["result"]["optima"][0]["alpha"])
+        assert max(a[0], a[3]) < 0.05 * a.max()
+    assert all(lo["best_on_pair_23"])
+
+
+# ---------------------------------------------------------------- QN scaling (bental2012's D_U instance)
+
+def test_qn_scaling_records_certified():
+    from robustpapers.reproduce.bhadra2010 import qn_scaling
+
+    recs = qn_scaling.records()
+    assert len(recs) == 3
+    res = [r["result"] for r in recs]
+    for x in res:
+        assert x["scaled_success"] and x["scaled_kkt"] <= 1e-3       # a KKT point of eq. (15)
+        assert x["scaled_infeas"] <= 1e-12                          # a feasible alpha
+        assert x["scaled_objective"] >= x["socp_psd_objective"]     # at least the PSD restriction
+        assert x["scaled_objective"] >= x["unscaled_objective"] - 1e-6 * abs(x["scaled_objective"])
+    stalled = [x for x in res if not x["unscaled_success"]]
+    assert stalled and all(x["unscaled_objective"] < 0 for x in stalled)  # below alpha = 0's value
+    n = qn_scaling.numbers(recs)
+    assert n["stalled"] == len(stalled) and n["scaled_converged"] and n["scaled_at_least"]
+    assert n["nit_ratio"] == pytest.approx(sum(x["unscaled_nit"] for x in res) / sum(x["scaled_nit"] for x in res))
+    assert n["old_objective"] == min(x["unscaled_objective"] for x in stalled)
+    assert list(n["table"].eps) == [0.05, 0.1, 0.5]                # task order
+
+
+# ---------------------------------------------------------------- the stored benchmarks
+
+def test_speed_benchmarks_certified():
+    import inspect
+
+    from robustpapers.bhadra2010 import rsvm
+    from robustpapers.reproduce.bhadra2010 import speed
+    from robustpapers.reproduce.bhadra2010.experiments import PAPER_SCALE
+
+    recs = speed.records()
+    rows = recs["socp_vs_qn"]["rows"]
+    for r in rows:
+        assert abs(r["qn_rel_gap"]) < 1e-4                          # QN's best start reaches the SOCP's value
+        assert r["qn_100_starts_est_s"] > r["socp_s"]
+        assert r["qn_parallel_same_objectives"] and r["batch_rel_diff"] == 0
+        assert r["line_search_rel_diff"] < 1e-8 and r["line_search_cpu_speedup"] > 1 and r["batch_cpu_speedup"] > 1
+    n = speed.numbers(recs)
+    assert n["same"] and n["max_gap"] < 1e-4
+    assert n["per_n"][200]["ratio"] == pytest.approx(rows[0]["qn_per_start_s"] / rows[0]["socp_s"])
+    qs = recs["qn_cap"]["summary"]
+    lo, hi = qs["caps"]
+    assert qs[f"n_stopped_{hi}"] == 0 and qs["kkt_max_at_larger_cap"] < 1e-3 and qs["objective_gain_rel_min"] > -1e-8
+    assert hi == inspect.signature(rsvm).parameters["max_iter"].default == PAPER_SCALE["qn_max_iter"]
+    others = [r for r in recs["qn_cap"]["rows"] if r[f"converged_{lo}"]]
+    assert all(abs(r["objective_gain_rel"]) < 1e-8 for r in others)  # the same optimum under both caps
+    assert n["others_changed"] == sum(r["error_change_max"] > 0 for r in others)
+    assert len(n["cap"]) == qs[f"n_stopped_{lo}"]
+
+
+# ---------------------------------------------------------------- Table 1 ablation
+
+def test_ablation_task_is_table1_task_at_the_baseline():
+    """The baseline condition is Table 1's fold at (C, eps) = (10, 0.1): the same errors as table1_task's."""
+    from robustpapers.reproduce.bhadra2010 import ablation
+    from robustpapers.reproduce.bhadra2010.experiments import table1_task
+
+    kw = dict(dataset=1, noise="gaussian", fold=0, n_folds=3, n_per_class=15, n_samples=20, seed=0)
+    a = ablation.ablation_task(C=10.0, eps=0.1, **kw)
+    t = table1_task(Cs=[10.0], epss=[0.1], n_starts=1, methods=list(ablation.METHODS), qn_max_iter=10, **kw)
+    for m in ablation.METHODS:
+        e = 0.0 if m == "SVM" else 0.1
+        for k in ("ME", "RE", "NE"):
+            assert a[f"{k}_{m}"] == t[f"{k}|{m}|10.0|{e}"]
+    assert 2 <= a["d"] <= 4
+    big = ablation.ablation_task(C=10.0, eps=0.1, d_max=100, **kw)
+    assert big["d"] == ablation.data_dim(15, 0, 1, 100)
+    for bad in (dict(scale_law="gauss"), dict(test_noise="grow"), dict(eps=0.5)):
+        with pytest.raises(ValueError):
+            ablation.ablation_task(**{**dict(C=10.0, eps=0.1, **kw), **bad})
+
+
+def test_ablation_records_recomputed():
+    from robustpapers.reproduce.bhadra2010 import ablation
+
+    recs = ablation.records()
+    if not recs:
+        pytest.skip("the ablation's records are not cached")
+    # the baseline reproduces the Table 1 records at (C, eps) = (10, 0.1)
+    t1 = {(r["params"]["dataset"], r["params"]["noise"], r["params"]["fold"]): r["result"] for r in table1.records()}
+    base = [r for r in recs if r["params"]["d_max"] == 4 and r["params"]["scale_law"] == "uniform"
+            and r["params"]["test_noise"] == "fixed"]
+    assert base
+    for r in base:
+        p, t = r["params"], t1[(r["params"]["dataset"], r["params"]["noise"], r["params"]["fold"])]
+        assert r["result"]["RE_RSVM_SOCP"] == t["RE|RSVM_SOCP|10.0|0.1"] and r["result"]["RE_SVM"] == t["RE|SVM|10.0|0.0"]
+    # every gap, recomputed: the SOCP's minus the SVM's RobustErr accuracy, paired over data sets x folds
+    g = ablation.numbers(recs)["gap"]
+    assert len(g)
+    names = {"RSVM_SOCP": "RSVM_SOCP", "RSVM(g)_SOCP": "RSVMg_SOCP"}
+    for row in g.itertuples():
+        cond = ablation.CONDITIONS[row.condition]
+        sub = [r for r in recs if all(r["params"][k] == v for k, v in cond.items())
+               and _common_noise(r["params"]["noise"]) == row.noise]
+        d = [r["result"]["RE_SVM"] - r["result"][f"RE_{names[row.classifier]}"] for r in sub]
+        assert row.pairs == len(d)
+        if len(d) >= 2 and statistics.stdev(d) > 0:
+            m, (lo, hi) = _t_interval(d)
+            assert row.mean == pytest.approx(m) and (row.low, row.high) == pytest.approx((lo, hi))
+
+
+def _common_noise(noise):
+    from robustpapers.reproduce.bhadra2010._common import NOISE_NAME
+
+    return NOISE_NAME[noise]

@@ -115,3 +115,23 @@ def not_run(n_missing, n_tasks):
     from .. import ledger
 
     return dict(ledger.not_run(n_missing, n_tasks), rule="not judged: too few of its runs are cached")
+
+
+def _value(claim):
+    v = claim.our_value
+    return None if v is None or (isinstance(v, float) and v != v) else v
+
+
+def value_text(claim, spec=".1f"):
+    """A claim's value formatted by ``spec`` for the prose, or "—" when the records give none (a run too small
+    to judge the claim, or a claim its records do not produce)."""
+    v = _value(claim)
+    return "—" if v is None else format(v, spec)
+
+
+def verdict_text(claim):
+    """A claim's verdict with its value and 95 % interval when it has them, for the prose."""
+    v = _value(claim)
+    if claim.interval is None or v is None:
+        return claim.verdict
+    return f"{claim.verdict} ({v:+.3g} [{claim.interval[0]:+.3g}, {claim.interval[1]:+.3g}])"

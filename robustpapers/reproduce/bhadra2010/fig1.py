@@ -326,7 +326,7 @@ def draw_panels(A, methods, Q=None, ylabel="RobustErr (%)"):
         ax.set_xlabel(r"$\kappa$")
     axes[0].set_ylabel(ylabel)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=7, frameon=False)
+    fig.legend(handles, labels, loc="lower center", ncol=max(1, len(labels)), fontsize=7, frameon=False)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig
 

@@ -203,8 +203,11 @@ def numbers(records):
         for fam in ("RSVM", "RSVMg"):
             with warnings.catch_warnings():  # RSVM(g) is not fitted at eps >= 0.5: all-NaN columns
                 warnings.simplefilter("ignore", RuntimeWarning)
-                curves = np.array([np.nanmean(a["eff"][f"{fam}_{s}"], axis=0) for s in ("QP", "SOCP", "QN")])
-                spread = float(np.nanmax(np.nanmax(curves, axis=0) - np.nanmin(curves, axis=0)))
+                # the solvers fitted (a quick run leaves QN out)
+                curves = np.array([np.nanmean(a["eff"][f"{fam}_{s}"], axis=0) for s in ("QP", "SOCP", "QN")
+                                   if f"{fam}_{s}" in a["eff"]])
+                spread = float(np.nanmax(np.nanmax(curves, axis=0) - np.nanmin(curves, axis=0))) if len(curves) \
+                    else float("nan")
             coincide.append({"noise": NOISE_NAME[noise], "family": "RSVM" if fam == "RSVM" else "RSVM(g)",
                              "largest difference": spread})
     return {"curves": pd.DataFrame(rows).set_index(["noise", "eps"]) if rows else pd.DataFrame(),
@@ -249,6 +252,6 @@ def draw(records):
         ax.set_ylim(-0.02, 1.0)
     axes[0].set_ylabel(r"$\epsilon_{\mathrm{effective}}$")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=7, frameon=False)
+    fig.legend(handles, labels, loc="lower center", ncol=max(1, len(labels)), fontsize=7, frameon=False)
     fig.tight_layout(rect=(0, 0.1, 1, 1))
     return fig

@@ -38,18 +38,32 @@ N_MIN = 10
 CLOSE_MARGIN = 2.0
 
 
+#: The sizes of each scale (``experiments.PAPER_SCALE`` / ``QUICK_SCALE``); the claims need the paper's.
+SETTINGS = _common.scale_settings()
+#: The sweeps of :func:`robustpapers.reproduce.bhadra2010.experiments.sweep_tasks` this artefact reads.
+SWEEPS = ("qn_starts", "socp_true_beta", "qn_socp", "qn_socp_starts", "local_optima")
+
+
 def records(root=None, scale="paper", seed=0):
-    """``{"qn_starts": [...], "qn_cap": [...], "local_optima": [...]}``: the paper-scale records of
-    ``qn_starts_task`` (20), the cap rerun and the constructed instance (8 settings)."""
-    if scale != "paper":
-        raise ValueError(f"the claims rest on the paper-scale records only, got scale={scale!r}")
-    return {"qn_starts": _common.records("qn_starts", root, where=dict(_common.PAPER_SIZES, seed=seed, n_starts=100)),
-            "qn_cap": _common.records("qn_cap", root, where=dict(seed=seed, n_per_class=100)),
+    """``{"qn_starts": [...], "qn_cap": [...], "local_optima": [...], "socp_true_beta": [...], "qn_socp": [...],
+    "qn_socp_starts": [...]}``: the records at ``scale`` of ``qn_starts_task`` (20 at paper scale), the cap rerun
+    (paper scale only), the constructed instance (8 settings, the same at every scale), the SOCP on the true beta
+    and QN against the SOCP on Fig. 1's split (5 starts, and 100 on two data sets)."""
+    if scale not in SETTINGS:
+        raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
+    S = SETTINGS[scale]
+    sizes = dict(n_per_class=S["n_per_class"], n_samples=S["n_samples"], seed=seed)
+    return {"qn_starts": _common.records("qn_starts", root, where=dict(sizes, n_starts=S["n_starts_qnst"])),
+            "qn_cap": _common.records("qn_cap", root, where=dict(seed=seed, n_per_class=S["n_per_class"])),
             "local_optima": _common.records("local_optima", root, where=dict(seed=seed, n_starts=100)),
-            "socp_true_beta": _common.records("socp_true_beta", root, where=dict(_common.PAPER_SIZES, seed=seed)),
-            "qn_socp": _common.records("qn_socp", root, where=dict(_common.PAPER_SIZES, seed=seed, n_starts=5)),
-            "qn_socp_starts": _common.records("qn_socp_starts", root,
-                                              where=dict(_common.PAPER_SIZES, seed=seed, n_starts=100))}
+            "socp_true_beta": _common.records("socp_true_beta", root, where=sizes),
+            "qn_socp": _common.records("qn_socp", root, where=dict(sizes, n_starts=S["n_starts_qnsoc"])),
+            "qn_socp_starts": _common.records("qn_socp_starts", root, where=dict(sizes, n_starts=100))}
+
+
+def for_page(scale="quick", seed=0, n_jobs=1, root=None):
+    """The records the page shows at ``scale`` (computed first unless ``scale="paper"``): :func:`records`."""
+    return _common.compute_or_read(SWEEPS, SETTINGS, records, scale, seed, n_jobs, root)
 
 
 def claims(records):
@@ -228,4 +242,53 @@ def numbers(records):
     rel_psd = [_rel(qd[d]["qn_objective"], st[d]["socp_objective_psd_part"]) for d in both]
     return {"starts": pd.DataFrame(rows), "objective": pd.DataFrame(obj), "spread": float(spread),
             "qn_above_socp_true": float(np.mean(rel_true)) if both else float("nan"),
-            "qn_above_socp_psd": float(np.mean(rel_psd)) if both else float("nan"), "n_true": len(both)}
+            "qn_above_socp_psd": float(np.mean(rel_psd)) if both else float("nan"), "n_true": len(both),
+            "local_optima": local_optima(records["local_optima"])}
+
+
+#: kappa sqrt(b) above which the pair (1, 4) of :func:`~robustpapers.reproduce.bhadra2010.experiments.local_optima_instance`
+#: is a local maximum (at d = 0; see its docstring).
+THRESHOLD = 5.0
+
+
+def local_optima(recs):
+    """The constructed four-point problem (``local_optima_task``): per setting, the end points of the 100 starts.
+
+    Returns a dict: ``table`` (per setting b, eps, kappa sqrt(b), the number of distinct end points, the best and
+    the worst end point's objective, the share of starts that end below the best, the largest KKT residual, the
+    SOCP's alpha (PSD part of beta) scored on the true beta), ``n_cases``, ``n_below`` / ``n_above`` (settings
+    with kappa sqrt(b) at most / above :data:`THRESHOLD`), ``n_two`` (settings above it with two end points),
+    ``one_above`` (the settings above it with one: b, eps, kappa sqrt(b)), ``share_min`` / ``share_max`` (the
+    share of starts at the worse end point where there are two), ``kkt_max``, ``worst_above_socp`` (settings whose
+    worst end point still scores above the SOCP's alpha), ``best_on_pair_23`` (where there are two, whether the
+    better rests on the points 2 and 3: alpha_1 and alpha_4 below 5 % of the largest alpha), ``n_table`` (Table 1's
+    starts) and ``miss_table`` (the largest chance that all of them miss the better end point).
+    """
+    import pandas as pd
+
+    from .experiments import PAPER_SCALE
+
+    rows = []
+    for r in sorted(recs, key=lambda r: (r["params"]["b"], -r["params"]["eps"])):
+        p, res = r["params"], r["result"]
+        g = res["optima"]
+        rows.append({"b": p["b"], "eps": p["eps"], "kappa_sqrt_b": res["kappa"] * np.sqrt(p["b"]),
+                     "n_optima": res["n_optima"], "best": res["best"], "worst_start": g[-1]["value"],
+                     "worse_share": sum(x["count"] for x in g[1:]) / sum(x["count"] for x in g),
+                     "kkt_max": max(x["kkt_max"] for x in g), "socp_psd_value": res["socp_psd_value"],
+                     "best_alpha": np.asarray(g[0]["alpha"])})
+    lo = pd.DataFrame(rows, columns=["b", "eps", "kappa_sqrt_b", "n_optima", "best", "worst_start", "worse_share",
+                                     "kkt_max", "socp_psd_value", "best_alpha"])
+    above = lo[lo.kappa_sqrt_b > THRESHOLD]
+    two, one = above[above.n_optima >= 2], above[above.n_optima == 1]
+    n_tab = PAPER_SCALE["n_starts_table"]
+    nan = float("nan")
+    return {"table": lo.drop(columns="best_alpha"), "n_cases": len(lo), "n_below": int((lo.kappa_sqrt_b <= THRESHOLD).sum()),
+            "n_above": len(above), "n_two": len(two),
+            "one_above": [(float(r.b), float(r.eps), float(r.kappa_sqrt_b)) for r in one.itertuples()],
+            "share_min": float(two.worse_share.min()) if len(two) else nan,
+            "share_max": float(two.worse_share.max()) if len(two) else nan,
+            "kkt_max": float(lo.kkt_max.max()) if len(lo) else nan,
+            "worst_above_socp": int((lo.worst_start > lo.socp_psd_value).sum()),
+            "best_on_pair_23": [bool(a[[0, 3]].max() < 0.05 * a.max()) for a in two.best_alpha],
+            "n_table": n_tab, "miss_table": float(two.worse_share.max() ** n_tab) if len(two) else nan}

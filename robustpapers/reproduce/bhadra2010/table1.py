@@ -345,14 +345,16 @@ def numbers(records):
     on the other folds, h the half-width of its 95 % t-interval; QN pairs whose chosen fit did not converge
     left out), ``paper_protocol`` (the same cells by the paper's protocol, best grid point per data set on all
     folds), ``diff`` (per noise and classifier, the paired RobustErr accuracy difference to the SVM: mean and
-    95 % interval), ``qn`` (QN fits that did not converge, per classifier and noise, and in all), ``n_datasets``,
-    ``n_folds`` and ``n_tasks``.
+    95 % interval), ``diff_table`` (the same as "mean [low, high]", classifiers x noise models), ``qn`` (QN
+    fits that did not converge, per classifier and noise, and in all), ``n_datasets``, ``n_folds`` and
+    ``n_tasks``.
     """
     import pandas as pd
 
     A_all = arrays(records)
     if not A_all:
         return {"table": pd.DataFrame(), "paper_protocol": pd.DataFrame(), "diff": pd.DataFrame(),
+                "diff_table": pd.DataFrame(),
                 "qn": pd.DataFrame(), "qn_total": (0, 0), "n_datasets": 0, "n_folds": 0, "n_tasks": 0}
     rows, prot, diffs, qn = [], [], [], []
     for noise in NOISES:
@@ -380,9 +382,12 @@ def numbers(records):
                            "not converged": int((~conv).sum())})
     qn = pd.DataFrame(qn)
     datasets = A_all[NOISES[0]]["datasets"]
+    diffs = pd.DataFrame(diffs)
+    # rows the classifiers, columns the noise models: "mean [low, high]"
+    cells = diffs.assign(cell=[f"{m:.2f} [{a:+.2f}, {b:+.2f}]" for m, a, b in zip(diffs["mean"], diffs.low, diffs.high)])
     return {"table": pd.DataFrame(rows).set_index(["noise", "metric"]),
             "paper_protocol": pd.DataFrame(prot).set_index(["noise", "metric"]),
-            "diff": pd.DataFrame(diffs), "qn": qn,
+            "diff": diffs, "diff_table": cells.pivot(index="classifier", columns="noise", values="cell"), "qn": qn,
             "qn_total": (int(qn["not converged"].sum()), int(qn["fits"].sum())),
             "n_datasets": len(datasets), "n_folds": int(records[0]["params"]["n_folds"]),
             "n_tasks": sum(A["n_tasks"] for A in A_all.values())}
@@ -394,13 +399,14 @@ def by_C(records):
     Returns a dict: ``levels`` (rows noise x classifier, columns C: RobustErr accuracy by the paper's protocol
     with C held at that value, eps still chosen per data set) and ``fixed`` (per noise, C held at 10, the
     C of the paper's figures: each SOCP's paired RobustErr accuracy difference to the SVM over data sets x
-    folds, eps chosen on the other folds; mean, 95 % interval, and the held-out accuracies).
+    folds, eps chosen on the other folds; mean, 95 % interval, and the held-out accuracies) with ``fixed_table``,
+    the same as the page shows it (the interval as text, rounded).
     """
     import pandas as pd
 
     A_all = arrays(records)
     if not A_all:
-        return {"levels": pd.DataFrame(), "fixed": pd.DataFrame()}
+        return {"levels": pd.DataFrame(), "fixed": pd.DataFrame(), "fixed_table": pd.DataFrame()}
     Cs = [float(C) for C in records[0]["params"]["Cs"]]
     n_eps = len(records[0]["params"]["epss"])
     levels, fixed = [], []
@@ -422,4 +428,8 @@ def by_C(records):
                 fixed.append({"noise": NOISE_NAME[noise], "classifier": label(c), "RSVM accuracy": 100 - held.mean(),
                               "SVM accuracy": 100 - svm.mean(), "difference": res["our_value"],
                               "low": res["interval"][0], "high": res["interval"][1]})
-    return {"levels": pd.DataFrame(levels).set_index(["noise", "classifier"]), "fixed": pd.DataFrame(fixed)}
+    fixed = pd.DataFrame(fixed)
+    shown = (fixed.assign(interval=[f"[{a:+.1f}, {b:+.1f}]" for a, b in zip(fixed.low, fixed.high)])
+             .set_index(["noise", "classifier"])[["RSVM accuracy", "SVM accuracy", "difference", "interval"]].round(1)
+             if len(fixed) else pd.DataFrame())
+    return {"levels": pd.DataFrame(levels).set_index(["noise", "classifier"]), "fixed": fixed, "fixed_table": shown}
