@@ -27,13 +27,13 @@ __all__ += ["dual_constraint", "dual_from_primal", "dual_objective", "guru_dual"
 from .kernel import KernelGURUClassifier, ken_guru, kernel_guru_eigen, kernel_guru_lbfgs, kernel_guru_objective
 from .multiclass import MultiGURUClassifier, m_guru, m_guru_lbfgs, multi_guru_objective, multi_robust_loss
 from .asvc import (
-    ASVC, asvc, asvc_objective, multiclass_asvc, multiclass_asvc_alternate, multiclass_asvc_objective,
-    multiclass_worst_displacement,
+    ASVC, asvc, asvc_cone, asvc_lower_bound, asvc_objective, multiclass_asvc, multiclass_asvc_alternate,
+    multiclass_asvc_objective, multiclass_worst_displacement,
 )
 
 __all__ += ["KernelGURUClassifier", "ken_guru", "kernel_guru_eigen", "kernel_guru_lbfgs", "kernel_guru_objective", "MultiGURUClassifier", "m_guru",
-            "m_guru_lbfgs", "multi_guru_objective", "multi_robust_loss", "ASVC", "asvc", "asvc_objective",
-            "multiclass_asvc", "multiclass_asvc_objective", "multiclass_asvc_alternate",
+            "m_guru_lbfgs", "multi_guru_objective", "multi_robust_loss", "ASVC", "asvc", "asvc_cone",
+            "asvc_lower_bound", "asvc_objective", "multiclass_asvc", "multiclass_asvc_objective", "multiclass_asvc_alternate",
             "multiclass_worst_displacement"]
 from .data import toy_gaussian, toy_multiclass, toy_narrow_outliers, toy_radial
 
