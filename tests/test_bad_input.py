@@ -156,6 +156,30 @@ def test_psd_tolerance_scales_with_the_dtype():
     # a float32 kernel that is really indefinite is still refused
     with pytest.raises(ValueError, match="not positive semidefinite"):
         check_psd(INDEFINITE.astype(np.float32))
+    # converted to float64 (as validate_data(dtype=float) does before a solver checks it), the float32 kernel
+    # keeps float32's tolerance: its entries are float32 numbers, so its rounding is float32's
+    K32_64 = K.astype(np.float32).astype(np.float64)
+    assert is_psd(K32_64) and check_psd(K32_64, "K").dtype == np.float64
+    with pytest.raises(ValueError, match="not positive semidefinite.*psd_clip"):
+        check_psd(INDEFINITE.astype(np.float32).astype(np.float64))
+
+
+def test_estimators_fit_float32_kernels_and_name_psd_clip_for_indefinite_ones():
+    """USSVMClassifier and RSVMClassifier fit a float32 linear kernel on Sonar (PSD up to float32 rounding) as
+    given and as its float64 copy, with the same predictions; a truly indefinite kernel is refused naming psd_clip."""
+    from robustpapers.bental2012 import USSVMClassifier
+    from robustpapers.bhadra2010 import RSVMClassifier
+
+    data = load_dataset("sonar")
+    X, y = data.X.astype(np.float32), data.y  # 208 points in 60 dimensions: lambda_min = 0 up to rounding
+    K32 = X @ X.T
+    assert np.linalg.eigvalsh(K32.astype(float))[0] < 0
+    for est in (USSVMClassifier(), RSVMClassifier(method="qp"), RSVMClassifier(method="socp", noise="gaussian")):
+        a = est.fit(K32, y).predict(K32)
+        b = est.fit(K32.astype(np.float64), y).predict(K32.astype(np.float64))
+        assert np.array_equal(a, b)
+        with pytest.raises(ValueError, match="not positive semidefinite.*psd_clip"):
+            est.fit(INDEFINITE, Y4)
 
 
 def test_rsvm_socp_names_psd_clip_for_an_indefinite_mean_kernel():

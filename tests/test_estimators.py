@@ -1,20 +1,29 @@
 """scikit-learn's estimator contract, checked over every estimator of the library in one test.
 
 Documented exemptions (``expected_failed``):
-- ``USSVMClassifier`` (both solvers) requires PSD kernels: ``check_positive_only_tag_during_fit`` centres the
-  kernel matrix (no longer PSD, rejected by design) and ``check_estimators_dtypes`` builds kernels from float32
-  data whose rounding puts lambda_min near -1e-6 relative, beyond ``PSD_TOL``.
-- ``RSVMClassifier(method="socp")`` and ``method="qp"`` need a PSD mean kernel (bhadra2010 Theorems 4-6) and
-  refuse others with a ValueError; two checks feed pairwise estimators kernels that are not PSD.
-The defaults of the estimators whose default changed so that it converges quickly (``IndefiniteSVC()``:
-APG-FW; ``MultiGURUClassifier()``: L-BFGS) are checked as they are, with no loosened tolerance.
+- ``USSVMClassifier`` (every solver) and ``RSVMClassifier(method="socp")`` / ``method="qp"`` need a PSD kernel
+  (bental2012 eq. (12), bhadra2010 Theorems 4-6) and refuse others with a ValueError:
+  ``check_positive_only_tag_during_fit`` centres the kernel matrix (no longer PSD, rejected by design).
+  ``check_estimators_dtypes`` is run in a form that states what these estimators promise: the float32 kernel
+  and its float64 copy (PSD up to float32 rounding, lambda_min = -1.4e-8 relative) are fitted and predicted; the
+  kernel truncated to integers is indefinite (lambda_min = -2 against lambda_max = 216) and is refused with a
+  ValueError that names psd_clip.
+The defaults of the estimators whose default changed so that it converges quickly (``USSVMClassifier()``: the
+certified alternating method; ``IndefiniteSVC()``: APG-FW; ``MultiGURUClassifier()``: L-BFGS;
+``KernelGURUClassifier()``: L-BFGS in eigen-coordinates; ``ASVC()``: the cone program) are checked as they are,
+with no loosened tolerance.
 Iterative estimators run with loose tolerances so that the checks stay fast; a ConvergenceWarning on the
 checks' tiny data sets is not what is tested here and is silenced.
 """
 import warnings
 
+import numpy as np
+import pytest
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import (
+    _enforce_estimator_tags_X, _enforce_estimator_tags_y, parametrize_with_checks,
+)
 
 from robustpapers.bental2012 import USSVMClassifier
 from robustpapers.bhadra2010 import RSVMClassifier
@@ -26,6 +35,7 @@ from robustpapers.shivaswamy2006 import (
 
 ESTIMATORS = [
     # bental2012 (a 2-D input is a kernel stack with L = 0: the checks exercise the full path)
+    USSVMClassifier(),
     USSVMClassifier(C=1.0, kappa=1.0, solver="socp"),
     USSVMClassifier(C=1.0, kappa=1.0, solver="fss", tol=1e-3, max_iter=300),
     # bhadra2010
@@ -41,10 +51,12 @@ ESTIMATORS = [
     # ginodi2010
     GURUClassifier(sigma=1.0, solver="lbfgs"),
     GURUClassifier(sigma=1.0, solver="sgd", max_iter=20, random_state=0),
-    KernelGURUClassifier(sigma=1.0, kernel="rbf", max_iter=10, random_state=0),
+    KernelGURUClassifier(),
+    KernelGURUClassifier(sigma=1.0, kernel="rbf", solver="sgd", max_iter=10, random_state=0),
     MultiGURUClassifier(),
     MultiGURUClassifier(sigma=1.0, variant="s2", max_iter=20, random_state=0),
-    ASVC(delta=0.1, max_iter=5),
+    ASVC(),
+    ASVC(delta=0.1, solver="alternate", max_iter=5),
     # shivaswamy2006
     RobustMissingSVC(),
     RobustMissingSVR(),
@@ -58,28 +70,45 @@ ESTIMATORS = [
     RobustMissingMulticlassSVC(),
 ]
 
-_SOCP_NEEDS_PSD = {
-    "check_positive_only_tag_during_fit": "SOCP/QP require a PSD kernel; the check's kernel is not PSD",
-    "check_estimators_dtypes": "SOCP/QP require a PSD kernel; the float32/int kernels of the check are not PSD",
-}
-
-
-_USSVM_NEEDS_PSD = {
+_NEEDS_PSD = {
     "check_positive_only_tag_during_fit": "a centred kernel matrix is not PSD (rejected with ValueError)",
-    "check_estimators_dtypes": "float32 kernels fail the PSD check at PSD_TOL = 1e-8",
 }
+
+
+def needs_psd(estimator):
+    return isinstance(estimator, USSVMClassifier) or (
+        isinstance(estimator, RSVMClassifier) and estimator.method in ("socp", "qp"))
 
 
 def expected_failed(estimator):
-    if isinstance(estimator, USSVMClassifier):
-        return _USSVM_NEEDS_PSD
-    if isinstance(estimator, RSVMClassifier) and estimator.method in ("socp", "qp"):
-        return _SOCP_NEEDS_PSD
-    return {}
+    return _NEEDS_PSD if needs_psd(estimator) else {}
+
+
+def check_estimators_dtypes_psd(estimator_orig):
+    """scikit-learn's check_estimators_dtypes (same data) for an estimator that needs a PSD kernel.
+
+    The float32 kernel and its float64 copy fit and predict; the integer-truncated kernel is indefinite and
+    is refused with a ValueError naming psd_clip.
+    """
+    rnd = np.random.RandomState(0)
+    X32 = _enforce_estimator_tags_X(estimator_orig, 3 * rnd.uniform(size=(20, 5)).astype(np.float32))
+    y = _enforce_estimator_tags_y(estimator_orig, np.array([1, 2] * 10, dtype=np.int64))
+    assert np.linalg.eigvalsh(X32.astype(float))[0] < 0  # the float32 rounding is visible in the spectrum
+    for X in (X32, X32.astype(np.float64)):
+        est = clone(estimator_orig).fit(X, y)
+        assert est.predict(X).shape == (20,) and np.isfinite(est.decision_function(X)).all()
+    for X in (X32.astype(np.int64), X32.astype(np.int32)):
+        ev = np.linalg.eigvalsh(X.astype(float))
+        assert ev[0] < -1e-3 * ev[-1]  # truncation, not rounding: genuinely indefinite
+        with pytest.raises(ValueError, match="not positive semidefinite.*psd_clip"):
+            clone(estimator_orig).fit(X, y)
 
 
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed)
 def test_sklearn_estimator_contract(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        check(estimator)
+        if needs_psd(estimator) and getattr(check, "func", check).__name__ == "check_estimators_dtypes":
+            check_estimators_dtypes_psd(estimator)
+        else:
+            check(estimator)

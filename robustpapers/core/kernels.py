@@ -44,6 +44,16 @@ def _dtype_of(K):
     return K.dtype if isinstance(K, np.ndarray) else np.asarray(K).dtype
 
 
+def _float32_valued(K: np.ndarray) -> bool:
+    """True when every entry of a float64 ``K`` is a float32 number: data rounded to float32 and converted back.
+
+    Such a matrix carries float32 rounding although its dtype says float64 (a float32 kernel that a caller or a
+    validation step converted), so the PSD test gives it :func:`psd_tolerance` of float32. Only evaluated when
+    the float64 test has failed (one pass over ``K``).
+    """
+    return K.dtype == np.float64 and K.size > 0 and bool(np.array_equal(K.astype(np.float32), K))
+
+
 def linear_kernel(X: np.ndarray, Y: np.ndarray | None = None) -> Any:
     """Linear kernel :math:`K_{ij} = x_i^\\top y_j`."""
     return pairwise.linear_kernel(check_finite_array(X, "X", 2), None if Y is None else check_finite_array(Y, "Y", 2))
@@ -86,11 +96,15 @@ def min_eigenvalue(K: np.ndarray) -> Any:
 def is_psd(K: np.ndarray, tol: float = PSD_TOL) -> Any:
     """True if ``K`` is symmetric with :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)`.
 
-    ``tol`` is widened to :func:`psd_tolerance` of ``K``'s dtype (float32: 1.2e-5).
+    ``tol`` is widened to :func:`psd_tolerance` of ``K``'s dtype (float32: 1.2e-5), or of float32 when a float64
+    ``K`` holds float32 numbers only (a converted float32 kernel), as in :func:`check_psd`.
     """
+    tol0 = tol
     tol = psd_tolerance(_dtype_of(K), tol)
     K = check_kernel(K, symmetric=True, sym_tol=psd_tolerance(_dtype_of(K), 1e-8))
     ev = np.linalg.eigvalsh((K + K.T) / 2)
+    if ev[0] < -tol * max(1.0, abs(ev[-1])) and _float32_valued(K):
+        tol = psd_tolerance(np.float32, tol0)
     return bool(ev[0] >= -tol * max(1.0, abs(ev[-1])))
 
 
@@ -98,16 +112,22 @@ def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> Any:
     """Validate that ``K`` is a finite symmetric PSD matrix; return it as a float64 array.
 
     The test is :math:`\\lambda_{\\min} \\ge -\\mathrm{tol}\\,\\max(1, |\\lambda_{\\max}|)` with ``tol``
-    widened to :func:`psd_tolerance` of ``K``'s dtype (a float32 kernel: 1.2e-5). The error names
+    widened to :func:`psd_tolerance` of ``K``'s dtype (a float32 kernel: 1.2e-5). A float64 ``K`` whose entries
+    are all float32 numbers (a float32 kernel converted to float64, as ``validate_data(dtype=float)`` does) carries
+    float32 rounding and gets float32's tolerance: its smallest eigenvalue is then about
+    :math:`-\\sqrt n\\,\\epsilon_{32}\\max_{ij}|K_{ij}|`, not a sign of an indefinite kernel. The error names
     :func:`psd_clip` (a kernel that is PSD up to rounding) and :func:`psd_flip` / :func:`psd_shift`
     (an indefinite similarity).
     """
     dtype = _dtype_of(K)
+    tol0 = tol
     tol = psd_tolerance(dtype, tol)
     K = check_kernel(K, name=name, symmetric=True, sym_tol=psd_tolerance(dtype, 1e-8))
     if K.size and _shifted_cholesky_passes(K, tol):
         return K
     ev = np.linalg.eigvalsh((K + K.T) / 2) if K.size else np.zeros(1)
+    if ev[0] < -tol * max(1.0, abs(ev[-1])) and _float32_valued(K):
+        tol = psd_tolerance(np.float32, tol0)
     if ev[0] < -tol * max(1.0, abs(ev[-1])):
         raise ValueError(
             f"{name} is not positive semidefinite: smallest eigenvalue {ev[0]:.3g} "
@@ -119,7 +139,7 @@ def check_psd(K: np.ndarray, name: str = "K", tol: float = PSD_TOL) -> Any:
 
 
 def _shifted_cholesky_passes(K: np.ndarray, tol: float) -> bool:
-    """A sufficient test for :func:`check_psd`'s criterion, about ten times cheaper than the eigenvalues.
+    r"""A sufficient test for :func:`check_psd`'s criterion, about ten times cheaper than the eigenvalues.
 
     A Rayleigh quotient :math:`r = v^\top K v` (a few power steps) is at most :math:`\lambda_{\max}`, so a
     Cholesky factor of :math:`K + \mathrm{tol}\max(1, r)\,I` proves
