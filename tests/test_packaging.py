@@ -87,3 +87,7 @@ def test_release_files():
     assert cff["version"] == PROJECT["version"]
     assert len(cff["references"]) == 5
     assert "include CHANGELOG.md CITATION.cff LICENSE" in (ROOT / "MANIFEST.in").read_text()
+    # no placeholder links: the URLs come with a public home
+    for name in ("pyproject.toml", "CHANGELOG.md", "CITATION.cff"):
+        assert "example.org" not in (ROOT / name).read_text(), name
+    assert all("example" not in url for url in PROJECT.get("urls", {}).values())
