@@ -110,7 +110,7 @@ def project_orthant_ellipsoid(v: np.ndarray, lam: float, V: np.ndarray, r: Any, 
         p = xk + p - yk
         x_new = np.maximum(yk + q, 0.0)
         q = yk + q - x_new
-        done = np.linalg.norm(x_new - xk) <= tol * max(1.0, np.linalg.norm(x_new))
+        done = np.linalg.norm(x_new - xk) <= tol * max(1.0, float(np.linalg.norm(x_new)))
         xk = x_new
         if done:
             break

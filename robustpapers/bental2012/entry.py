@@ -102,7 +102,7 @@ class USSVMOptions:
     verbose: bool = False
 
 
-_CONTROLLER = []
+_CONTROLLER: list[Any] = []
 
 
 def _blas_limits(limits):

@@ -23,7 +23,7 @@ __all__ = [
 
 def dual_exponent(p: Any) -> Any:
     """The dual exponent :math:`q = p/(p-1)` of :math:`p \\ge 1` (``inf`` for p = 1, 1 for p = inf)."""
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(p) or p < 1:
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or np.isnan(float(p)) or p < 1:
         raise ValueError(f"p must be a real number >= 1 (or inf), got {p!r}")
     p = float(p)
     if p == 1.0:

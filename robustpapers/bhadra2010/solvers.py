@@ -168,9 +168,9 @@ def rank_one_factor(beta: Any, rtol: float = 1e-8) -> Any:
     """
     d = np.sqrt(np.maximum(np.diag(beta), 0.0))
     err = np.linalg.norm(beta - np.outer(d, d))
-    if err > rtol * max(np.linalg.norm(beta), 1e-300):
+    if err > rtol * max(float(np.linalg.norm(beta)), 1e-300):
         raise ValueError(
-            f"beta is not rank one (||beta - b b'||_F / ||beta||_F = {err / max(np.linalg.norm(beta), 1e-300):.3g}); "
+            f"beta is not rank one (||beta - b b'||_F / ||beta||_F = {err / max(float(np.linalg.norm(beta)), 1e-300):.3g}); "
             "method='qp' needs beta = b b' (bhadra2010 Theorem 4): pass the vector b, an i.i.d. scalar, "
             "or beta_approx='principal' for the paper's principal-eigenvector approximation"
         )

@@ -333,7 +333,7 @@ def indefinite_svm(K0: np.ndarray, y: np.ndarray, C: float, rho: float, tol: flo
     best_upper = u_prev
     trace.record(objective=upper[0], gap=np.inf, upper=upper[0], lower=-np.inf, n_kernels=0)
     u_prev = np.inf  # u_1^+ is compared with nothing: the sequence (13) starts after the first master problem
-    pruned_last = []
+    pruned_last: list[Any] = []
 
     cap = max(8, min(max_iter + 1, 64))
     Qbuf = np.empty((cap, n, n))

@@ -22,7 +22,7 @@ class Trace:
 
     def __init__(self) -> None:
         self._t0 = time.perf_counter()
-        self.columns = {"objective": [], "gap": [], "time": []}
+        self.columns: dict[str, list[Any]] = {"objective": [], "gap": [], "time": []}
 
     def record(self, objective: Any = np.nan, gap: Any = np.nan, **extra: Any) -> Any:
         """Append one iteration: objective, gap (or certificate), elapsed time and any extra columns."""

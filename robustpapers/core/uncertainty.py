@@ -170,7 +170,7 @@ def gamma_certificate(mu: Any, gamma: Any = None, z: np.ndarray | None = None) -
     The default grid has 20001 points, log-spaced in :math:`|z|\in[10^{-5}, 60]` on both sides.
     """
     mu = np.atleast_1d(check_finite_array(mu, "mu"))
-    gamma = finite_support_gamma(mu) if gamma is None else np.atleast_1d(np.asarray(gamma, float))
+    gamma = np.atleast_1d(np.asarray(finite_support_gamma(mu) if gamma is None else gamma, float))
     if z is None:
         t = np.geomspace(1e-5, 60.0, 10000)
         z = np.concatenate([-t[::-1], [0.0], t])

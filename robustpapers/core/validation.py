@@ -78,7 +78,7 @@ def check_positive(value: Any, name: Any) -> Any:
     """Return ``value`` as float if it is a finite number > 0."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise ValueError(f"{name} must be a real number, got {value!r}")
-    if not np.isfinite(value) or value <= 0:
+    if not np.isfinite(float(value)) or value <= 0:
         raise ValueError(f"{name} must be > 0, got {value!r}")
     return float(value)
 
@@ -87,6 +87,6 @@ def check_nonnegative(value: Any, name: Any) -> Any:
     """Return ``value`` as float if it is a finite number >= 0."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
         raise ValueError(f"{name} must be a real number, got {value!r}")
-    if not np.isfinite(value) or value < 0:
+    if not np.isfinite(float(value)) or value < 0:
         raise ValueError(f"{name} must be >= 0, got {value!r}")
     return float(value)

@@ -86,7 +86,7 @@ def asvc(X: np.ndarray, y: np.ndarray, delta: float, C: float = 1.0, *, tol: flo
         if callback is not None and callback(w, b, k):
             message = "stopped by callback"
             break
-        if step <= tol * max(1.0, np.linalg.norm(w)):
+        if step <= tol * max(1.0, float(np.linalg.norm(w))):
             success, message = True, f"step <= tol={tol:g}"
             break
     else:
@@ -180,7 +180,7 @@ def asvc_cone(X: np.ndarray, y: np.ndarray, delta: float, C: float = 1.0, *, tol
         status = str(prob.status)
     ok = w.value is not None and margin.dual_value is not None
     wv = np.asarray(w.value, dtype=float) if ok else np.zeros(d)
-    bv = float(b.value) if ok else 0.0
+    bv = float(np.asarray(b.value)) if ok else 0.0
     P = asvc_objective(wv, bv, X, y, delta, C)
     D = asvc_lower_bound(np.asarray(margin.dual_value, dtype=float), wv, X, y, delta, C) if ok else -np.inf
     gap = (P - D) / max(1.0, abs(P))
@@ -349,7 +349,7 @@ def multiclass_asvc(X: np.ndarray, y: np.ndarray, delta: float, C: float = 1.0, 
     if not ok:
         msg = warn_not_converged("multiclass_asvc", "the Clarabel settings", msg)
     Wv = np.asarray(W.value) if W.value is not None else np.zeros((K, d))
-    bv = np.asarray(b.value) if fit_intercept and b.value is not None else np.zeros(K)
+    bv = np.asarray(b.value) if isinstance(b, cp.Variable) and b.value is not None else np.zeros(K)
     return SolverResult(Wv.ravel().copy(), success=ok, nit=int(prob.solver_stats.num_iters or 0), message=msg,
                         objective=multiclass_asvc_objective(Wv, X, y, delta, C, bv), W=Wv, b=bv)
 
@@ -362,7 +362,8 @@ def _check_class_indices(X, y, name):
     return X, y
 
 
-def multiclass_worst_displacement(W: np.ndarray, X: np.ndarray, y: np.ndarray, delta: float) -> np.ndarray:
+def multiclass_worst_displacement(W: np.ndarray, X: np.ndarray, y: np.ndarray, delta: float
+                                  ) -> tuple[np.ndarray, np.ndarray]:
     r"""The adversary's step of the multiclass ASVC (ginodi2010 appendix A.4, (A.7)-(A.8)).
 
     For each sample the worst class and displacement of (A.8),

@@ -379,7 +379,7 @@ class GURUClassifier(ParamsMixin, _LinearBinaryMixin, ClassifierMixin, BaseEstim
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma: float | np.ndarray = 1.0, *, solver: str = "lbfgs", fit_intercept: bool = True,
+    def __init__(self, sigma: float = 1.0, *, solver: str = "lbfgs", fit_intercept: bool = True,
                  eta0: float = 1.0, average: bool = False, tol: Any = None, max_iter: Any = None,
                  random_state: int | np.random.Generator | None = None) -> None:
         self.sigma = sigma

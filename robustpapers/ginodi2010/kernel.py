@@ -270,7 +270,7 @@ class KernelGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma: float | np.ndarray = 1.0, *, solver: str = "eigen", kernel: str = "rbf",
+    def __init__(self, sigma: float = 1.0, *, solver: str = "eigen", kernel: str = "rbf",
                  degree: int = 2, gamma: Any = None, coef0: float = 1.0, fit_intercept: bool = False,
                  eta0: float = 1.0, tol: float | None = None, max_iter: int | None = None,
                  random_state: int | np.random.Generator | None = None) -> None:

@@ -407,7 +407,7 @@ class MultiGURUClassifier(ParamsMixin, ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
-    def __init__(self, sigma: float | np.ndarray = 1.0, *, variant: str = "lbfgs", fit_intercept: bool = True,
+    def __init__(self, sigma: float = 1.0, *, variant: str = "lbfgs", fit_intercept: bool = True,
                  eta0: float = 1.0, tol: Any = None, max_iter: Any = None,
                  random_state: int | np.random.Generator | None = None) -> None:
         self.sigma = sigma

@@ -212,7 +212,7 @@ class RobustMissingSVC(ParamsMixin, ClassifierMixin, BaseEstimator):
     def _moments(self):
         return {-1.0: (self.means_[0], self.covariances_[0]), 1.0: (self.means_[1], self.covariances_[1])}
 
-    def impute(self, X: np.ndarray) -> Any:
+    def impute(self, X: ArrayLike) -> Any:
         """Imputed patterns and factors of their padded covariances by the section 6.1 rule."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=float)
@@ -310,7 +310,7 @@ class RobustMissingSVR(ParamsMixin, RegressorMixin, BaseEstimator):
         self.intercept_ = res.b
         return self
 
-    def impute(self, X: np.ndarray) -> Any:
+    def impute(self, X: ArrayLike) -> Any:
         """Conditional-mean imputation (42) and factors of the padded covariances (43)."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, ensure_all_finite="allow-nan", dtype=float)

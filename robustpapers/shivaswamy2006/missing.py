@@ -92,7 +92,7 @@ def conditional_moments(X: np.ndarray, mean: np.ndarray, cov: np.ndarray, *, fac
     if mean.shape != (d,) or cov.shape != (d, d):
         raise ValueError(f"mean/cov must have shapes ({d},)/({d}, {d}), got {mean.shape}/{cov.shape}")
     Xbar = np.empty_like(X)
-    out = [] if factors else np.zeros((X.shape[0], d, d))
+    out: Any = [] if factors else np.zeros((X.shape[0], d, d))
     for i, x in enumerate(X):
         Xbar[i], m, Smm = _cond(x, mean, cov)
         if factors:
