@@ -541,3 +541,29 @@ def test_mixture_readings_share_their_draws():
     assert np.var(Xs) > np.var(Xv)
     with pytest.raises(ValueError, match="diagonal"):
         make_mixture_data(5, random_state=0, diagonal="sd")
+
+
+def test_effective_kernel_reads_a_float32_stack_in_place():
+    """bental2012 §4.2's K-bar + sum_l eta_l K_l on a float32 stack: the float64 sum's value to float32 accuracy,
+    without the float64 copy of the stack that a float64 eta would make NumPy allocate (traced allocations stay
+    below the stack's own size); (L, m, n) test stacks too."""
+    import tracemalloc
+
+    from robustpapers.bental2012.robust import effective_kernel
+
+    rng = np.random.default_rng(0)
+    L, n = 20, 200
+    Z = rng.standard_normal((L, n, 5))
+    K64 = np.einsum("lik,ljk->lij", Z, Z)
+    K32 = K64.astype(np.float32)
+    Kb, eta = K64.mean(axis=0), rng.random(L)
+    exact = Kb + np.tensordot(eta, K32.astype(float), axes=(0, 0))
+    tracemalloc.start()
+    got = effective_kernel(Kb, K32, eta)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert got.dtype == np.float64 and np.allclose(got, exact, rtol=1e-6, atol=1e-5 * np.abs(exact).max())
+    assert peak < K32.nbytes  # a float64 copy of the stack alone would be 2 * K32.nbytes
+    test = K32[:, :50, :]  # (L, m, n), not contiguous: still the same value
+    assert np.allclose(effective_kernel(Kb[:50], test, eta), exact[:50], rtol=1e-6, atol=1e-5 * np.abs(exact).max())
+    assert np.allclose(effective_kernel(Kb, K64, eta), Kb + np.tensordot(eta, K64, axes=(0, 0)))

@@ -126,7 +126,14 @@ def effective_kernel(K_bar: np.ndarray, K_stack: Any, eta: np.ndarray) -> np.nda
     eta = np.asarray(eta, dtype=float)
     if K_stack.shape[0] == 0:
         return np.asarray(K_bar, dtype=float).copy()
-    return np.asarray(K_bar, dtype=float) + np.tensordot(eta, K_stack, axes=(0, 0)).astype(float, copy=False)
+    if K_stack.dtype == np.float32:
+        # one gemv in float32 over the stack read in place: with a float64 eta NumPy would first copy the whole
+        # stack to float64 (twice its size); float32 sums of L terms stay within the stack's storage error
+        flat = K_stack.reshape(K_stack.shape[0], -1)
+        comb = (eta.astype(np.float32) @ flat).reshape(K_stack.shape[1:])
+    else:
+        comb = np.tensordot(eta, K_stack, axes=(0, 0))
+    return np.asarray(K_bar, dtype=float) + comb.astype(float, copy=False)
 
 
 def robust_bias(K_eff: Any, y: np.ndarray, alpha: np.ndarray, C: float, rule: str = "paper", rtol: float = 1e-6,
