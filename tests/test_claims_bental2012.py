@@ -443,3 +443,22 @@ def test_sec7_5_small_problem_speed_from_raw(claims):
             assert c.verdict == "inconclusive"
         if key == "FSS as printed":
             assert c.algorithm.startswith("FSS as printed") and not any(certified)
+
+
+def test_fig5_printed_progress_from_the_checkpoint(tmp_path):
+    """While FSS as printed is unfinished, its progress is read from the checkpoint the run left: the steps and the
+    certified gaps at the stage ends it completed, which are the first stage lengths (16e) of the schedule."""
+    from robustpapers.reproduce.bental2012 import fig5
+
+    assert fig5.progress(tmp_path) is None
+    recs = fig5.records()
+    if (50, "fixed", fig5.MAX_STEPS, "printed") in recs:
+        pytest.skip("the run is finished")
+    prog = recs["printed_progress"]
+    if prog is None:
+        pytest.skip("no checkpoint")
+    sched = recs["schedule"][50]
+    assert prog["M"] == sched["M_s"][:len(prog["M"])] and prog["steps"] >= (prog["M"] or [0])[-1]
+    assert all(g > 0 for g in prog["gap"])
+    c = next(c for c in fig5.claims(recs) if c.id == "fig5-slope-n50")
+    assert c.verdict == "not reproduced" and f"{prog['steps']:,}" in c.note

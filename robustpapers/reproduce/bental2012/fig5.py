@@ -66,7 +66,33 @@ def records(root=None, scale="paper", seed=0):
         if "step" in p:  # runs (the schedule records have no step rule)
             out[(int(p["N"]), p["step"], int(p["max_iter"]), p.get("variant", "tuned"))] = r
     out["schedule"] = schedule(root, seed, compute=False)
+    if (PROBLEMS[0]["N"], "fixed", MAX_STEPS, "printed") not in out:
+        out["printed_progress"] = progress(root, seed)
     return out
+
+
+def progress(root=None, seed=0):
+    """How far the run of FSS as printed has come while it is not finished: from the checkpoint a stopped run left
+    (``results/bental2012/fig5_convergence/<key>.checkpoint``, which ``scripts/paper_scale.py bental2012
+    fig5_convergence`` resumes): ``{"steps", "M", "gap"}`` -- the steps taken, and the step counts and certified
+    gaps at the ends of the stages it completed -- or None without a checkpoint."""
+    import json
+    from pathlib import Path
+
+    from ..engine import results_root, task_key
+    from .experiments import convergence_task
+
+    (task,) = tasks("paper", seed)
+    base = (results_root() if root is None else Path(root)) / PAPER / EXPERIMENT
+    path = base / f"{task_key(convergence_task, task, VERSION)}.checkpoint"
+    try:
+        state = json.loads(path.read_text())["state"]
+    except (FileNotFoundError, json.JSONDecodeError, KeyError, TypeError):
+        return None
+    tr = state["trace"]
+    ends = [(int(m), float(g)) for m, g, st in zip(tr["M"], tr["gap"], tr["stage"]) if st >= 0]
+    steps = int(state["outer"]["M"]) + int((state.get("inner") or {}).get("t", 0))
+    return {"steps": steps, "M": [m for m, _ in ends], "gap": [g for _, g in ends]}
 
 
 def schedule(root=None, seed=0, compute=True):
@@ -112,14 +138,19 @@ def slopes(rec):
 
 def numbers(records):
     """Slopes per run."""
-    return {k: slopes(r) for k, r in records.items() if k != "schedule"}
+    return {k: slopes(r) for k, r in records.items() if k not in ("schedule", "printed_progress")}
 
 
 def _fmt(x):
     return "n/a" if x is None else f"{x:.2f}"
 
 
-def _printed_claim(rec, prob, sched=None):
+def _progress_slope(prog):
+    """Least-squares slope of log10 gap against log10 M over the stage ends of an unfinished run."""
+    return float(np.polyfit(np.log10(prog["M"]), np.log10(prog["gap"]), 1)[0])
+
+
+def _printed_claim(rec, prob, sched=None, prog=None):
     """The paper's claim judged on FSS as printed: slope <= -2 over the stage ends after s*."""
     N = prob["N"]
     cond = f"D_U(1, {N}, 5), C = {prob['C']:g}"
@@ -129,6 +160,12 @@ def _printed_claim(rec, prob, sched=None):
         within = [m for m in M_s if m <= MAX_STEPS]
         after = [m for m in M_s[s_st:] if m <= MAX_STEPS]
         if len(after) < 2:
+            measured = ("The run's certified gaps are not cached, so no slope is measured." if not prog else
+                        f"The run (unfinished, from its checkpoint) has taken {prog['steps']:,} of the "
+                        f"{MAX_STEPS:,} steps and ended {len(prog['M'])} stage(s), certified gaps "
+                        + ", ".join(f"{g:.2e} at M_s = {m:,}" for m, g in zip(prog["M"], prog["gap"]))
+                        + (f"; slope of log10 gap against log10 M_s over these stage ends (all before s*) "
+                           f"{_progress_slope(prog):.2f}." if len(prog["M"]) >= 2 else "."))
             return Claim(PAPER, f"fig5-slope-n{N}", "§7.4, Fig. 5", statement, "not reproduced", artefact=LABEL,
                          condition=cond, paper_value=SLOPE, algorithm=C.FSS_PRINTED, n_runs=0, n_certified=0,
                          rule="least-squares slope over the stage ends from s* on at most -2; not reproduced when "
@@ -137,11 +174,11 @@ def _printed_claim(rec, prob, sched=None):
                               f"...) the stages end at M_s = {', '.join(f'{m:,}' for m in M_s[:4])}, ...; s* = {s_st} "
                               f"by (20), so within the paper's {MAX_STEPS:,} steps {len(within)} stages end, "
                               f"{len(after)} of them from s* on: the printed algorithm cannot reach the regime of the "
-                              "claim within the paper's limit. The run's certified gaps are not cached, so no slope "
-                              "is measured.")
+                              "claim within the paper's limit. " + measured)
     if rec is None:
         why = ("not run: the first stage (16e) alone is 1,598,991 steps" if N == 500
                else "run not cached")
+
         return Claim(PAPER, f"fig5-slope-n{N}", "§7.4, Fig. 5", statement, "inconclusive", artefact=LABEL,
                      condition=cond, paper_value=SLOPE, algorithm=C.FSS_PRINTED, note=why + ".",
                      rule="least-squares slope over the stage ends from s* on at most -2 (needs the run)")
@@ -180,7 +217,8 @@ def claims(records):
         N = prob["N"]
         cond = f"D_U(1, {N}, 5), C = {prob['C']:g}"
         out.append(_printed_claim(records.get((N, "fixed", MAX_STEPS, "printed")), prob,
-                                  (records.get("schedule") or {}).get(N)))
+                                  (records.get("schedule") or {}).get(N),
+                                  records.get("printed_progress") if N == PROBLEMS[0]["N"] else None))
         for step, alg, tag in (("fixed", C.FSS_TUNED_FIXED, "tuned-fixed"),
                                ("backtracking", C.FSS_TUNED_BACKTRACKING, "tuned-backtracking")):
             rec = records.get((N, step, MAX_STEPS, "tuned"))
@@ -229,7 +267,7 @@ def table(records):
     import pandas as pd
 
     rows = []
-    for (N, step, max_iter, variant), rec in sorted((k, v) for k, v in records.items() if k != "schedule"):
+    for (N, step, max_iter, variant), rec in sorted((k, v) for k, v in records.items() if isinstance(k, tuple)):
         if (step, variant) not in CURVES or max_iter != MAX_STEPS:
             continue
         s = slopes(rec)
