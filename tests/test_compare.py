@@ -66,7 +66,7 @@ def small():
 def test_the_svm_is_the_linear_soft_margin_svm(small):
     # gamma = 0 in shivaswamy2006 eq. (10) is the soft-margin SVM: same classifier as LIBSVM's linear SVC
     X, y = small
-    (w, b), ok = inoise._fitter("svm", 1.0, X.shape[1])(X, y, 1.0)
+    (w, b), ok = inoise._fitter("svm", 1.0, X.shape[1])(X, y, {"C": 1.0})
     ref = SVC(kernel="linear", C=1.0, tol=1e-8).fit(X, y)
     assert ok and np.allclose(w, ref.coef_.ravel(), atol=1e-3) and abs(b - ref.intercept_[0]) < 1e-3
 
@@ -74,19 +74,33 @@ def test_the_svm_is_the_linear_soft_margin_svm(small):
 def test_the_gaussian_socp_meets_its_robust_constraints(small):
     # at the optimum every point's margin, less its slack, covers gamma s ||w|| (shivaswamy2006 eq. (10b))
     X, y = small
-    s = 0.5
-    (w, b), ok = inoise._fitter("socp_gauss", s, X.shape[1])(X, y, 1.0)
+    s, kappa = 0.5, 0.8
+    (w, b), ok = inoise._fitter("socp_gauss", s, X.shape[1])(X, y, {"C": 1.0, "kappa": kappa})
     margins = y * (X @ w + b)
-    xi = np.maximum(0.0, 1 + gamma_gaussian(inoise.KAPPA) * s * np.linalg.norm(w) - margins)
-    assert ok and np.all(margins - 1 + xi >= gamma_gaussian(inoise.KAPPA) * s * np.linalg.norm(w) - 1e-6)
-    # the robust SOCP shrinks w against the SVM at the same C (its cone acts as a regulariser)
-    (w0, _), _ = inoise._fitter("svm", s, X.shape[1])(X, y, 1.0)
-    assert np.linalg.norm(w) < np.linalg.norm(w0)
+    g = gamma_gaussian(kappa) * s * np.linalg.norm(w)
+    xi = np.maximum(0.0, 1 + g - margins)
+    assert ok and np.linalg.norm(w) > 1e-3 and np.all(margins - 1 + xi >= g - 1e-6)
+    # and it is the optimum of the spherical program written out directly (one cone, not the library's factors)
+    import cvxpy as cp
+
+    wv, bv, xv = cp.Variable(X.shape[1]), cp.Variable(), cp.Variable(len(y), nonneg=True)
+    r = gamma_gaussian(kappa) * s
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(wv) + cp.sum(xv)),
+                      [cp.multiply(y, X @ wv + bv) >= 1 - xv + r * cp.norm(wv)])
+    prob.solve(solver="CLARABEL")
+    assert np.allclose(w, wv.value, atol=1e-4) and abs(b - bv.value) < 1e-4
+
+
+def test_every_method_gets_a_grid_of_the_same_size():
+    for scale in ("quick", "paper"):
+        sizes = {len(g) for g in inoise.SETTINGS[scale]["grids"].values()}
+        assert len(sizes) == 1, sizes
+    assert len(inoise.GRIDS["svm"]) == 16
 
 
 def test_guru_meets_its_gradient_certificate(small):
     X, y = small
-    (w, b), ok = inoise._fitter("guru", 1.0, X.shape[1])(X, y, 1.0)
+    (w, b), ok = inoise._fitter("guru", 1.0, X.shape[1])(X, y, {"sigma_factor": 1.0})
     assert ok and np.linalg.norm(w) > 0
 
 

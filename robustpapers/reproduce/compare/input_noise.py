@@ -6,8 +6,9 @@ The uncertainty model. A data set's standardised points :math:`x_i` are observed
 with the noise level :math:`s` known to the learner (the setting of ginodi2010 ch. 2 and of shivaswamy2006's
 Gaussian case, eq. (12), with :math:`\\Sigma_i = s^2 I`). Every method sees the same noisy training part.
 
-The methods, each with one hyper-parameter chosen by 3-fold cross-validation on the noisy training part over a
-grid of the same size (:data:`GRIDS`):
+The methods, each with its hyper-parameters chosen by 3-fold cross-validation on the noisy training part over a
+grid of the same size, sixteen candidates (:data:`GRIDS`; ties go to the middle of the tied candidates in the
+grid's order):
 
 * ``svm`` -- the soft-margin linear SVM on the noisy points, solved by Clarabel (shivaswamy2006 eq. (10) with
   :math:`\\gamma = 0`, so that the robust cone is the only difference from the two SOCPs); C validated.
@@ -15,7 +16,8 @@ grid of the same size (:data:`GRIDS`):
   to its gradient certificate (:func:`robustpapers.ginodi2010.guru_lbfgs`); GURU has no C, its only
   hyper-parameter is the noise scale :math:`\\sigma`, validated over multiples of the true :math:`s`.
 * ``socp_gauss`` and ``socp_cheb`` -- shivaswamy2006 eq. (10) with :math:`\\Sigma_i = s^2 I` and the radius of
-  eq. (12) (Gaussian) or eq. (11) (Chebyshev) at :math:`\\kappa =` :data:`KAPPA`; C validated.
+  eq. (12) (Gaussian) or eq. (11) (Chebyshev) at the confidence :math:`\\kappa`; C and :math:`\\kappa`
+  validated together.
 
 The measures: test accuracy on the clean test points and on noisy ones (the mean over :data:`N_DRAWS` draws
 of the test noise), and the wall time of the final fit. A fit meets its certificate when Clarabel reports
@@ -34,40 +36,48 @@ from ..engine import grid
 from ._common import DATASET_NAMES, DATASETS, friedman_nemenyi, mean_interval, paired_vs, timed_fit, validate
 from ._common import split as split_data
 
-__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "KAPPA", "GRIDS", "tasks",
+__all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "tasks",
            "input_noise_task", "records", "numbers", "draw", "claims"]
 
 PAPER = "compare"
 LABEL = "Input noise"
 EXPERIMENT = "input_noise"
-VERSION = 1
+VERSION = 2
 LONG = True
 
-#: The confidence level of the shivaswamy2006 constraints (each noisy training point on the correct side of the
-#: margin with probability at least KAPPA); fixed beforehand, not validated (C is).
-KAPPA = 0.9
 #: Test-noise draws per split.
 N_DRAWS = 10
 
-#: The methods: how the book names them, whose they are, the algorithm that runs, the validated parameter.
+#: The methods: how the book names them, whose they are, the algorithm that runs, the validated parameters.
 METHODS = {
     "svm": dict(name="SVM", paper="(baseline)", algorithm="linear soft-margin SVM, Clarabel", hyper="C"),
     "guru": dict(name="GURU", paper="ginodi2010", algorithm="GURU (2.22), L-BFGS to its gradient certificate",
                  hyper="sigma / s"),
     "socp_gauss": dict(name="Robust SOCP (Gaussian)", paper="shivaswamy2006",
-                       algorithm="eq. (10) with eq. (12) radius, Clarabel", hyper="C"),
+                       algorithm="eq. (10) with eq. (12) radius, Clarabel", hyper="C, kappa"),
     "socp_cheb": dict(name="Robust SOCP (Chebyshev)", paper="shivaswamy2006",
-                      algorithm="eq. (10) with eq. (11) radius, Clarabel", hyper="C"),
+                      algorithm="eq. (10) with eq. (11) radius, Clarabel", hyper="C, kappa"),
 }
 
-#: The validation grids, eight values for every method (C for the SVMs and SOCPs; sigma / s for GURU).
-GRIDS = {"C": [float(2.0 ** k) for k in range(-5, 11, 2)], "sigma / s": [float(2.0 ** k) for k in range(-3, 5)]}
-_QUICK_GRIDS = {"C": [0.1, 1.0, 10.0], "sigma / s": [0.5, 1.0, 2.0]}
+
+def _grids(c_svm, sigma_factors, c_socp, kappas):
+    socp = [dict(C=float(c), kappa=float(k)) for c in c_socp for k in kappas]
+    return {"svm": [dict(C=float(c)) for c in c_svm], "guru": [dict(sigma_factor=float(f)) for f in sigma_factors],
+            "socp_gauss": socp, "socp_cheb": socp}
+
+
+#: The validation grids, sixteen candidates for every method: C = 2^-5..2^10 for the SVM; sigma / s = 2^-3..2^4.5
+#: in half powers for GURU; four C times four kappa for the SOCPs (kappa, the probability that a noisy training
+#: point lies on the correct side of the margin, sets the radius: a fixed kappa = 0.9 shrinks w to 0 at s = 1 on
+#: most data sets, so it is validated with C).
+GRIDS = _grids([2.0 ** k for k in range(-5, 11)], [2.0 ** (k / 2) for k in range(-6, 10)],
+               [2.0 ** -5, 2.0 ** -1, 2.0 ** 3, 2.0 ** 7], [0.6, 0.7, 0.8, 0.9])
+_QUICK_GRIDS = _grids([0.1, 1.0, 10.0, 100.0], [0.5, 1.0, 2.0, 4.0], [1.0, 10.0], [0.6, 0.9])
 
 SETTINGS = {
-    # CI: two small data sets, 80 points, three splits, one noise level, three-point grids (seconds)
+    # CI: two small data sets, 80 points, three splits, one noise level, four candidates per method (a minute)
     "quick": dict(datasets=["sonar", "heart"], n_splits=3, noise=[1.0], max_n=80, grids=_QUICK_GRIDS),
-    # the comparison: six data sets, ten splits, two noise levels, eight-point grids
+    # the comparison: six data sets, ten splits, two noise levels, sixteen candidates per method
     "paper": dict(datasets=list(DATASETS), n_splits=10, noise=[0.5, 1.0], max_n=None, grids=GRIDS),
 }
 
@@ -75,23 +85,25 @@ SETTINGS = {
 def tasks(scale="paper", seed=0):
     """One task per (data set, split, noise level, method); splits are seeds ``seed, seed + 1, ...``."""
     s = SETTINGS[scale]
-    return [dict(t, max_n=s["max_n"], grid=list(s["grids"][METHODS[t["method"]]["hyper"]]))
+    return [dict(t, max_n=s["max_n"], grid=list(s["grids"][t["method"]]))
             for t in grid(dataset=s["datasets"], split=list(range(seed, seed + s["n_splits"])), noise=s["noise"],
                           method=list(METHODS))]
 
 
 def _fitter(method, noise, d):
-    """``fit(X, y, value) -> (model, certified)`` for one method; a model is (w, b)."""
+    """``fit(X, y, candidate) -> (model, certified)`` for one method; a model is (w, b), a candidate a dict of
+    the method's validated parameters (``C``, ``kappa``, ``sigma_factor``)."""
     if method == "guru":
-        def fit(X, y, factor):
-            res = guru_lbfgs(X, y, sigma=factor * noise, fit_intercept=True)
+        def fit(X, y, cand):
+            res = guru_lbfgs(X, y, sigma=cand["sigma_factor"] * noise, fit_intercept=True)
             return (res.w, res.b), res.success
         return fit
-    gamma = {"svm": 0.0, "socp_gauss": gamma_gaussian(KAPPA), "socp_cheb": gamma_chebyshev(KAPPA)}[method]
+    radius = {"svm": lambda k: 0.0, "socp_gauss": gamma_gaussian, "socp_cheb": gamma_chebyshev}[method]
     factor = noise * np.eye(d)  # one shared object: one cone for every row (Sigma_i = s^2 I)
 
-    def fit(X, y, C):
-        res = robust_svm(X, y, factors=None if gamma == 0 else [factor] * len(y), gamma=gamma, C=C)
+    def fit(X, y, cand):
+        gamma = radius(cand.get("kappa", 0.5))
+        res = robust_svm(X, y, factors=None if gamma == 0 else [factor] * len(y), gamma=gamma, C=cand["C"])
         return (res.w, res.b), res.success
     return fit
 
@@ -145,7 +157,8 @@ def numbers(records):
         ``accuracy[measure][noise]`` a DataFrame (data sets x methods, "mean [95 % interval]") for the measures
         ``"noisy_acc"`` and ``"clean_acc"``; ``vs_svm[noise]`` the paired differences to the SVM (mean, interval,
         "better" / "worse" / "no separation" by the ledger's rule); ``ranks`` the average ranks, Friedman p-value
-        and Nemenyi critical difference over (data set, noise level) blocks on noisy accuracy; ``seconds`` the
+        and Nemenyi critical difference over (data set, noise level) blocks on noisy accuracy; ``tally`` per method
+        and noise level the count of data sets where it is better than the SVM, worse, or not separated; ``seconds`` the
         median final-fit time per method and data set; ``n_runs``, ``n_uncertified`` (final fits that missed
         their certificate, excluded) and ``n_missing``.
     """
@@ -173,6 +186,11 @@ def numbers(records):
                 rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
                                  interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
         out["vs_svm"][z] = pd.DataFrame(rows)
+    out["tally"] = _tally(out["vs_svm"])
+    out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
+                         .rename(index=names, columns={"n_val_fits": "validation fits",
+                                                       "n_val_certified": "met their certificate"})
+                         if len(df) else pd.DataFrame())
     if len(ok):
         block = ok.groupby(["dataset", "noise", "method"])["noisy_acc"].mean().unstack("method")
         block = block.reindex(columns=list(METHODS)).dropna()
@@ -182,6 +200,21 @@ def numbers(records):
         out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
                           .rename(index=DATASET_NAMES, columns=names))
     return out
+
+
+def _tally(vs_svm):
+    """Per method and noise level: on how many data sets it is better than the SVM, worse, or not separated."""
+    rows = []
+    for z, tab in vs_svm.items():
+        if not len(tab):
+            continue
+        for m, g in tab.groupby("method", sort=False):
+            counts = g["result"].value_counts()
+            rows.append({"noise s": z, "method": m, "better than SVM": int(counts.get("better", 0)),
+                         "no separation": int(counts.get("no separation", 0)),
+                         "worse than SVM": int(counts.get("worse", 0)), "data sets": int(len(g))})
+    return pd.DataFrame(rows, columns=["noise s", "method", "better than SVM", "no separation", "worse than SVM",
+                                       "data sets"])
 
 
 def draw(records):
