@@ -36,7 +36,7 @@ from ..engine import grid
 from ..ledger import equivalent, paired
 from . import table4_1_eigen
 from ._common import (EQ_MARGIN, PAPER, gap_fraction, interval_text, join, make, middle_of_ties, paper_name,
-                      sgd_claim, stop_epoch)
+                      sgd_claim, start_near_optimum, stop_epoch)
 from .experiments import _acc, _kernel_fn, load_binary_split
 
 LABEL = "ginodi2010 Table 4.1"
@@ -216,7 +216,7 @@ def sgd_summary(recs, problem):
         out.append(dict(seed=r["params"]["seed"], final=gap_fraction(obj[-1], opt, g0),
                         at_stop=None if k is None else gap_fraction(obj[k], opt, g0), stop_epoch=k,
                         epochs=len(obj) - 1, acc_diff=100 * (x["sgd_test"] - test),
-                        agreement=x["sgd_agreement"], certified=bool(ok)))
+                        agreement=x["sgd_agreement"], near_start=start_near_optimum(opt, g0), certified=bool(ok)))
     return out
 
 
@@ -315,6 +315,7 @@ def numbers(records):
         sm = sgd_summary(recs, p)
         stops = [y["at_stop"] for y in sm if y["at_stop"] is not None]
         sgd.append({"problem": NAMES[p], "splits": len(sm),
+                    "start next to the optimum (splits)": sum(y["near_start"] for y in sm),
                     "left after 100 epochs (max)": f"{max(y['final'] for y in sm):.1e}",
                     "left at the tol-1e-4 stop (max)": f"{max(stops):.1e}" if stops else "never stops",
                     "SGD − optimum accuracy (points, mean)": round(float(np.mean([y["acc_diff"] for y in sm])), 2),
