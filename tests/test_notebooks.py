@@ -9,12 +9,7 @@ pytestmark = pytest.mark.slow
 #: Pages that judge their claims on the committed paper-scale records whatever the scale: from an empty cache a
 #: quick run lacks them and stops (the claim or column it reads is absent). Strict: a page that runs again
 #: fails here until it leaves the list.
-NEEDS_PAPER_RECORDS = {
-    "bental2012_cv": "Figs. 3-4 read the paper's sweep (socp_status of its records)",
-    "bental2012_proteins": "Tables 2-3's claims are read from the paper-protocol records",
-    "bental2012_ussvm": "Fig. 6's claims are read from the paper-size records",
-    "bhadra2010_rsvm": "Table 1 and Fig. 3's claims are read from the paper-scale records",
-}
+NEEDS_PAPER_RECORDS = {}
 
 
 @pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.xfail(reason=NEEDS_PAPER_RECORDS[s], strict=True))
