@@ -460,8 +460,16 @@ def test_ablation_records_recomputed():
     for r in base:
         p, t = r["params"], t1[(r["params"]["dataset"], r["params"]["noise"], r["params"]["fold"])]
         assert r["result"]["RE_RSVM_SOCP"] == t["RE|RSVM_SOCP|10.0|0.1"] and r["result"]["RE_SVM"] == t["RE|SVM|10.0|0.0"]
+    # the per-data-set view of the baseline, recomputed
+    n = ablation.numbers(recs)
+    b0 = [r["result"] for r in base if r["params"]["dataset"] == 0]
+    row = n["by_dataset"].loc[0]
+    assert row["SVM, nominal accuracy"] == pytest.approx(round(100 - statistics.mean(x["NE_mean_SVM"] for x in b0), 1))
+    assert row["RSVM_SOCP, RobustErr accuracy"] == pytest.approx(
+        round(100 - statistics.mean(x["RE_RSVM_SOCP"] for x in b0), 1))
+    assert row.runs == len(b0) and row.d == b0[0]["d"]
     # every gap, recomputed: the SOCP's minus the SVM's RobustErr accuracy, paired over data sets x folds
-    g = ablation.numbers(recs)["gap"]
+    g = n["gap"]
     assert len(g)
     names = {"RSVM_SOCP": "RSVM_SOCP", "RSVM(g)_SOCP": "RSVMg_SOCP"}
     for row in g.itertuples():

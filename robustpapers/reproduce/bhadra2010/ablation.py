@@ -20,7 +20,7 @@ condition reproduces the Table 1 records at that grid point (tested). The compar
 folds (95 % t-intervals, :func:`robustpapers.reproduce.ledger.paired`).
 
 The paper makes no claim about these choices, so :func:`claims` returns none; :func:`numbers` gives the table.
-At paper scale the sweep is a subset of Table 1's sizes (:data:`SETTINGS`: 10 of the 20 data sets, one grid
+At paper scale the sweep is a subset of Table 1's sizes (:data:`SETTINGS`: 7 of the 20 data sets, one grid
 point), which the page says.
 """
 from __future__ import annotations
@@ -53,18 +53,20 @@ CONDITION_TEXT = {
     "l = 0.25|K|": "noise scale l = 0.25|K| for every entry",
     "test noise x kappa": "test noise kappa = sqrt(2 log(1/eps)) times the training noise's draws (§5.1.2)",
 }
+#: A short key per condition, for the page's glue names.
+CONDITION_KEY = {"base": "base", "d_max = 100": "d100", "l = 0.25|K|": "lfixed", "test noise x kappa": "testk"}
 METHODS = ("SVM", "RSVM_SOCP", "RSVMg_SOCP")
 
-#: "paper": 10 of Table 1's 20 data sets (2 x 100 points, 100 sampled kernels, 5 folds), C = 10, eps = 0.1;
+#: "paper": 7 of Table 1's 20 data sets (2 x 100 points, 100 sampled kernels, 5 folds), C = 10, eps = 0.1;
 #: "quick": one data set of 2 x 20 points, 3 folds.
 SETTINGS = {
-    "paper": dict(datasets=list(range(10)), n_per_class=100, n_samples=100, n_folds=5, C=10.0, eps=0.1),
+    "paper": dict(datasets=list(range(7)), n_per_class=100, n_samples=100, n_folds=5, C=10.0, eps=0.1),
     "quick": dict(datasets=[0], n_per_class=20, n_samples=50, n_folds=3, C=10.0, eps=0.1),
 }
 
 
 def tasks(scale="paper", seed=0):
-    """The ``ablation_task`` parameters at ``scale`` (600 at paper scale: conditions x noises x data sets x folds)."""
+    """The ``ablation_task`` parameters at ``scale`` (420 at paper scale: conditions x noises x data sets x folds)."""
     if scale not in SETTINGS:
         raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
     S = SETTINGS[scale]
@@ -140,13 +142,14 @@ TASK = ablation_task
 
 
 def records(root=None, scale="paper", seed=0):
-    """The records of ``ablation_task`` at ``scale`` (600 at paper scale when complete)."""
+    """The records of ``ablation_task`` at ``scale`` (420 at paper scale when complete)."""
     if scale not in SETTINGS:
         raise ValueError(f"scale must be one of {sorted(SETTINGS)}, got {scale!r}")
     S = SETTINGS[scale]
-    return _common.records(EXPERIMENT, root, where=dict(n_per_class=S["n_per_class"], n_samples=S["n_samples"],
+    recs = _common.records(EXPERIMENT, root, where=dict(n_per_class=S["n_per_class"], n_samples=S["n_samples"],
                                                         seed=seed, n_folds=S["n_folds"], C=S["C"], eps=S["eps"]),
                            version=VERSION)
+    return [r for r in recs if r["params"]["dataset"] in S["datasets"]]
 
 
 def for_page(scale="quick", seed=0, n_jobs=1, root=None):
@@ -203,7 +206,9 @@ def numbers(records):
     ``gap`` (the same differences as numbers: condition, noise, classifier, mean, low, high, pairs), ``shift``
     (per condition other than the baseline, noise and classifier: the paired change of the RobustErr accuracy
     from the baseline, mean and interval; pairs = the same data set and fold; ``shift_table``: the same as
-    "mean [low, high]", rows condition x noise, columns the classifiers), ``n_tasks``, ``n_pairs`` (per
+    "mean [low, high]", rows condition x noise, columns the classifiers), ``by_dataset`` (per data set of the
+    baseline, over its noise models and folds: the input dimension d, the SVM's accuracy on the mean test kernel
+    and each classifier's RobustErr accuracy), ``n_tasks``, ``n_pairs`` (per
     condition and noise), ``datasets``.
     """
     import pandas as pd
@@ -235,12 +240,26 @@ def numbers(records):
                     shift.append({"condition": cond, "noise": NOISE_NAME[noise], "classifier": label(m),
                                   "mean": mean, "low": lo, "high": hi, "pairs": len(both)})
     table = pd.DataFrame(rows).set_index(["condition", "noise"]) if rows else pd.DataFrame()
+    # per data set of the baseline: its input dimension, how well the SVM separates its mean kernel, and RobustErr
+    per = {}
+    for r in records:
+        if _condition(r["params"]) == "base":
+            per.setdefault(r["params"]["dataset"], []).append(r["result"])
+    by_dataset = pd.DataFrame([
+        {"data set": d, "d": rs[0]["d"], "SVM, nominal accuracy": 100 - np.mean([x["NE_mean_SVM"] for x in rs]),
+         **{f"{label(m)}, RobustErr accuracy": 100 - np.mean([x[f"RE_{m}"] for x in rs]) for m in METHODS},
+         "runs": len(rs)} for d, rs in sorted(per.items())])
+    by_dataset = by_dataset.set_index("data set").round(1) if len(by_dataset) else by_dataset
     shift = pd.DataFrame(shift)
     shift_table = (shift.assign(cell=[f"{m:+.1f} [{a:+.1f}, {b:+.1f}]" for m, a, b in zip(shift["mean"], shift.low,
                                                                                          shift.high)])
                    .pivot(index=["condition", "noise"], columns="classifier", values="cell")
                    .reindex(columns=[label(m) for m in METHODS]) if len(shift) else pd.DataFrame())
+    if len(shift_table):  # the conditions and noise models in the order of the first table
+        order = [(c, NOISE_NAME[n]) for c in CONDITIONS for n in NOISES]
+        shift_table = shift_table.reindex([k for k in order if k in shift_table.index])
     return {"table": table, "gap": pd.DataFrame(gap), "shift": shift, "shift_table": shift_table,
+            "by_dataset": by_dataset,
             "n_tasks": len(records),
             "n_pairs": {f"{c}, {NOISE_NAME[n]}": len(a["keys"]) for (c, n), a in A.items()},
             "datasets": sorted({r["params"]["dataset"] for r in records})}
