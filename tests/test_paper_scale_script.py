@@ -275,3 +275,14 @@ def test_an_artefact_modules_sweep_by_its_cache_folder(script):
         (table1.TASK.__name__, table1.EXPERIMENT, table1.VERSION)}
     with pytest.raises(ValueError, match="unknown chen2008 paper-scale sweep"):
         mod.main(["chen2008", "table9"])
+
+
+def test_an_artefact_modules_sweep_with_numbered_data_sets(script):
+    """bhadra2010's Table 1 ablation numbers its data sets 0..19: "--datasets 3 1" keeps those, in that order."""
+    from robustpapers.reproduce.bhadra2010 import ablation
+
+    mod, calls = script
+    mod.main(["bhadra2010", ablation.EXPERIMENT, "--datasets", "3", "1"])
+    want = [t for t in ablation.tasks("paper") if t["dataset"] == 3] + \
+           [t for t in ablation.tasks("paper") if t["dataset"] == 1]
+    assert [c[1] for c in calls] == want and want

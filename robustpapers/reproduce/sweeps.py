@@ -62,10 +62,12 @@ def paper_scale_sweep(paperkey, experiment, seed=0, datasets=None):
     mod = mods[0]
     tasks = mod.tasks("paper", seed)
     if datasets is not None:
-        unknown = sorted(set(datasets) - {t.get("dataset") for t in tasks})
+        # names from the command line are strings; some sweeps number their data sets (bhadra2010's 0..19)
+        wanted = {str(d) for d in datasets}
+        unknown = sorted(wanted - {str(t.get("dataset")) for t in tasks})
         if unknown:
             raise ValueError(f"datasets {unknown} are not in the {experiment} sweep")
-        tasks = [t for t in tasks if t.get("dataset") in datasets]
+        tasks = [t for t in tasks if str(t.get("dataset")) in wanted]
     return mod.TASK, tasks, mod.EXPERIMENT, mod.VERSION
 
 
