@@ -56,12 +56,11 @@ UNIT := tests robustpapers --doctest-modules -m "not slow" -q
 test-unit: $(STAMP)
 	$(PY) -m pytest $(UNIT)
 
-# On the newest supported Python, a representative part that keeps make test short: every paper's
-# and the core's unit tests, the data sets, the light-install and packaging checks, and every
-# docstring example (about 2 CPU-minutes; the whole of $(UNIT) takes about 16).
-UNIT_NEWEST := tests/test_core_*.py tests/test_bental2012.py tests/test_ginodi2010.py tests/test_chen2008.py \
-	tests/test_bhadra2010.py tests/test_shivaswamy2006.py tests/test_structures.py tests/test_datasets.py \
-	tests/test_light_install.py tests/test_packaging.py robustpapers --doctest-modules -m "not slow" -q
+# The whole unit suite on the newest supported Python as well. Measured on Python 3.13 (2,790 tests, one
+# BLAS thread): 3.8 CPU-minutes, of which the representative part this target used to run (the core's and
+# papers' unit tests, data sets, packaging, docstring examples) took 1.1, so the full suite adds about
+# 3 minutes to make test (about 20 minutes in all before), well inside its 30.
+UNIT_NEWEST := $(UNIT)
 
 test-unit-newest: $(STAMP_NEWEST)
 	$(PY_NEWEST) -m pytest $(UNIT_NEWEST) -p no:cacheprovider
