@@ -139,7 +139,7 @@ def records(root=None, scale="paper", seed=0):
 
 def _frame(records):
     rows = [dict(r["params"], **r["result"]) for r in records if r is not None]
-    cols = ["dataset", "split", "noise", "method", "clean_acc", "noisy_acc", "seconds", "certified", "chosen",
+    cols = ["dataset", "split", "noise", "method", "max_n", "clean_acc", "noisy_acc", "seconds", "certified", "chosen",
             "n_val_fits", "n_val_certified"]
     return pd.DataFrame(rows, columns=cols) if rows else pd.DataFrame(columns=cols)
 
@@ -158,7 +158,9 @@ def numbers(records):
         ``"noisy_acc"`` and ``"clean_acc"``; ``vs_svm[noise]`` the paired differences to the SVM (mean, interval,
         "better" / "worse" / "no separation" by the ledger's rule); ``ranks`` the average ranks, Friedman p-value
         and Nemenyi critical difference over (data set, noise level) blocks on noisy accuracy; ``tally`` per method
-        and noise level the count of data sets where it is better than the SVM, worse, or not separated; ``seconds`` the
+        and noise level the count of data sets where it is better than the SVM, worse, or not separated;
+        ``no_gain[noise]`` the data sets where no robust method is better than the SVM; ``one_class`` where a
+        method predicts one class on every split; ``seconds`` the
         median final-fit time per method and data set; ``n_runs``, ``n_uncertified`` (final fits that missed
         their certificate, excluded) and ``n_missing``.
     """
@@ -187,6 +189,9 @@ def numbers(records):
                                  interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
         out["vs_svm"][z] = pd.DataFrame(rows)
     out["tally"] = _tally(out["vs_svm"])
+    out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
+                      for z, tab in out["vs_svm"].items() if len(tab)}
+    out["one_class"] = _one_class(ok)
     out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
                          .rename(index=names, columns={"n_val_fits": "validation fits",
                                                        "n_val_certified": "met their certificate"})
@@ -200,6 +205,22 @@ def numbers(records):
         out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
                           .rename(index=DATASET_NAMES, columns=names))
     return out
+
+
+def _one_class(ok):
+    """(method, noise, data set) where every certified split scored exactly the test share of the larger class on
+    the noisy and the clean test points: the classifier predicts one class (w = 0)."""
+    found = []
+    for (m, z, d), g in ok.groupby(["method", "noise", "dataset"]):
+        share = {}
+        for k, n in zip(g["split"], g["max_n"]):
+            _, y, _, te = split_data(d, int(k), None if pd.isna(n) else int(n))
+            share[k] = 100 * max(np.mean(y[te] == 1), np.mean(y[te] == -1))
+        same = all(abs(r["noisy_acc"] - share[r["split"]]) < 1e-9 and abs(r["clean_acc"] - share[r["split"]]) < 1e-9
+                   for _, r in g.iterrows())
+        if same and len(g):
+            found.append(dict(method=METHODS[m]["name"], noise=z, dataset=DATASET_NAMES[d]))
+    return pd.DataFrame(found, columns=["method", "noise", "dataset"])
 
 
 def _tally(vs_svm):
