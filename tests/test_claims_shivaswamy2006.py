@@ -403,8 +403,7 @@ def test_theorems_4_and_5_recomputed(claims):
 def test_losses34_recomputed(claims):
     """The claim counts the fits whose stored status is optimal; the l2 fit without the uncertainty term is
     ordinary least squares (||w|| <= W inactive), recomputed here by numpy's lstsq on the same split."""
-    from robustpapers.reproduce.shivaswamy2006.experiments import toy_regression_data
-    from robustpapers.shivaswamy2006 import RobustMissingSVR, delete_entries
+    from robustpapers.reproduce.shivaswamy2006 import sec5_3
 
     recs = raw("losses34", "losses34_task", 1)
     assert len(recs) == 1
@@ -414,17 +413,9 @@ def test_losses34_recomputed(claims):
     n_opt = sum(r["solver_status"] == "optimal" for r in rows)
     assert c.our_value == n_opt
     assert c.verdict == ("reproduced" if n_opt == 8 else "not reproduced")
-    rng = np.random.default_rng(recs[0]["params"]["seed"])
-    X, y = toy_regression_data(150, rng)
-    X = delete_entries(X, 0.5, 0.0, rng, n_delete=2)
-    perm = rng.permutation(150)
-    te, tr = perm[:15], perm[15:]
-    mu, sd = np.nanmean(X[tr], axis=0), np.nanstd(X[tr], axis=0)
-    X = (X - mu) / sd
-    y = (y - y[tr].mean()) / y[tr].std()
-    em = RobustMissingSVR().fit(X[tr], y[tr])
-    Xtr, Xte = em.impute(X[tr])[0], em.impute(X[te])[0]
-    coef = np.linalg.lstsq(np.c_[Xtr, np.ones(len(tr))], y[tr], rcond=None)[0]
+    Xtr, _, Xte, _, ytr, yte = sec5_3.toy_split(recs[0]["params"]["seed"])
+    assert recs[0]["result"]["n_test"] == len(yte)
+    coef = np.linalg.lstsq(np.c_[Xtr, np.ones(len(ytr))], ytr, rcond=None)[0]
     assert np.linalg.norm(coef[:-1]) < recs[0]["params"]["W"]
     l2 = next(r for r in rows if r["loss"] == "l2" and r["D"] == 0.0)
-    assert l2["plain"] == pytest.approx(np.mean(np.abs(Xte @ coef[:-1] + coef[-1] - y[te])), abs=1e-5)
+    assert l2["plain"] == pytest.approx(np.mean(np.abs(Xte @ coef[:-1] + coef[-1] - yte)), abs=1e-5)

@@ -26,9 +26,13 @@ ALGORITHM = ("robust_regression (34) with loss_value's losses (24), W = 10, η =
              "cvxpy; EM moments of RobustMissingSVR")
 
 
-def losses34_task(eta=0.5, W=10.0, epsilon=0.1, sigma=0.5, seed=0):
-    """Every loss of (24) with and without the uncertainty term on one split of the toy problem."""
-    from ...shivaswamy2006 import RobustMissingSVR, delete_entries, robust_regression
+def toy_split(seed):
+    """The task's split of the toy problem (§8.2): 150 points, two entries deleted in half the rows, 15 held out;
+    standardised on the training part, the training inputs' EM moments imputed into both parts.
+
+    Returns ``(Xtr, Ftr, Xte, Fte, ytr, yte)``: imputed means and covariance factors of each part, and the labels.
+    """
+    from ...shivaswamy2006 import RobustMissingSVR, delete_entries
     from .experiments import toy_regression_data
 
     rng = np.random.default_rng(seed)
@@ -42,16 +46,24 @@ def losses34_task(eta=0.5, W=10.0, epsilon=0.1, sigma=0.5, seed=0):
     em = RobustMissingSVR().fit(X[tr], y[tr])  # EM moments of the training inputs
     Xtr, Ftr = em.impute(X[tr])
     Xte, Fte = em.impute(X[te])
+    return Xtr, Ftr, Xte, Fte, y[tr], y[te]
+
+
+def losses34_task(eta=0.5, W=10.0, epsilon=0.1, sigma=0.5, seed=0):
+    """Every loss of (24) with and without the uncertainty term on one split of the toy problem."""
+    from ...shivaswamy2006 import robust_regression
+
+    Xtr, Ftr, Xte, Fte, ytr, yte = toy_split(seed)
     rows = []
     for loss in LOSSES:
         for D in (0.0, 1.0):
-            res = robust_regression(Xtr, y[tr], factors=Ftr, loss=loss, eta=eta, W=W, D=D, epsilon=epsilon,
+            res = robust_regression(Xtr, ytr, factors=Ftr, loss=loss, eta=eta, W=W, D=D, epsilon=epsilon,
                                     sigma=sigma)
             s_te = np.array([np.linalg.norm(L.T @ res.w) if L is not None else 0.0 for L in Fte])
             rows.append({"loss": loss, "D": D, "solver_status": str(res.solver_status), "success": bool(res.success),
-                         "plain": float(np.mean(np.abs(Xte @ res.w + res.b - y[te]))),
+                         "plain": float(np.mean(np.abs(Xte @ res.w + res.b - yte))),
                          "robustness": float(np.mean(s_te / np.sqrt(eta))), "norm_w": float(np.linalg.norm(res.w))})
-    return {"rows": rows, "n_test": int(len(te))}
+    return {"rows": rows, "n_test": int(len(yte))}
 
 
 TASK = losses34_task
