@@ -28,13 +28,18 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["VERDICTS", "PAPERS", "Claim", "ClaimIndex", "paired", "equivalent", "noninferior", "target", "combine", "not_run",
+__all__ = ["VERDICTS", "PAPERS", "COMPARISON", "SOURCES", "Claim", "ClaimIndex", "paired", "equivalent", "noninferior", "target", "combine", "not_run",
            "all_claims", "artefact_modules", "ledger_table", "ledger_markdown", "summary_table"]
 
 #: The verdicts, from the strongest agreement to none at all.
 VERDICTS = ("reproduced", "partly", "not reproduced", "contradicted", "inconclusive", "not testable here")
 #: The five papers, in the book's order.
 PAPERS = ("bental2012", "bhadra2010", "chen2008", "shivaswamy2006", "ginodi2010")
+#: The key of the part beyond the papers, which puts their methods side by side: its claims are the papers' common
+#: claim (a robust method beats the nominal SVM under its uncertainty model) carried to common data sets.
+COMPARISON = "compare"
+#: Where claims come from: the five papers, then the comparison.
+SOURCES = PAPERS + (COMPARISON,)
 #: Accuracy comparisons rest on at least this many paired splits (or the paper's own count, if larger).
 MIN_SPLITS = 10
 
@@ -93,8 +98,8 @@ class Claim:
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"claim {self.paper}/{self.id}: verdict must be one of {VERDICTS}, got {self.verdict!r}")
-        if self.paper not in PAPERS:
-            raise ValueError(f"claim {self.id}: paper must be one of {PAPERS}, got {self.paper!r}")
+        if self.paper not in SOURCES:
+            raise ValueError(f"claim {self.id}: paper must be one of {SOURCES}, got {self.paper!r}")
         if not 0 <= self.n_certified <= self.n_runs:
             raise ValueError(f"claim {self.paper}/{self.id}: need 0 <= n_certified <= n_runs, "
                              f"got {self.n_certified} of {self.n_runs}")
@@ -297,16 +302,18 @@ def not_run(n_missing, n_tasks):
 
 
 def artefact_modules(paper=None):
-    """The artefact modules of one paper (or all papers), in the order their package lists them."""
+    """The artefact modules of one paper (or of all five papers and the comparison), in the order their package
+    lists them."""
     mods = []
-    for key in (PAPERS if paper is None else [paper]):
+    for key in (SOURCES if paper is None else [paper]):
         pkg = importlib.import_module(f"robustpapers.reproduce.{key}")
         mods += [importlib.import_module(f"robustpapers.reproduce.{key}.{name}") for name in pkg.ARTEFACTS]
     return mods
 
 
 def all_claims(paper=None, root=None):
-    """Every claim of every paper (or of ``paper``), judged on the cached records; nothing is recomputed.
+    """Every claim of every paper and of the comparison (or of ``paper``), judged on the cached records; nothing is
+    recomputed.
 
     Parameters
     ----------
@@ -380,6 +387,6 @@ def summary_table(claims):
     if frame.empty:
         return pd.DataFrame(columns=list(VERDICTS))
     table = pd.crosstab(frame.paper, frame.verdict).reindex(columns=list(VERDICTS), fill_value=0)
-    table = table.reindex([p for p in PAPERS if p in table.index])
+    table = table.reindex([p for p in SOURCES if p in table.index])
     table["total"] = table.sum(axis=1)
     return table

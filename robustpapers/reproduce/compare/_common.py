@@ -11,6 +11,9 @@ The rules are fixed here, once, before any comparison is computed:
   middle of the tied range (:func:`robustpapers.reproduce.ginodi2010._common.middle_of_ties`).
 * **Intervals.** Each mean over splits carries a 95 % Student-t interval; a method is compared with another
   by the paired difference over the same splits (:func:`robustpapers.reproduce.ledger.paired`).
+* **Claims.** The papers share one claim: under its uncertainty model, a robust method is more accurate than the
+  nominal SVM. Each comparison judges it per (method, data set, condition) on the perturbed test points with the
+  ledger's paired rule (:func:`baseline_claims`), ``paper = "compare"`` in the ledger.
 * **Ranks.** Across (data set, condition) blocks: average ranks, the Friedman test and the Nemenyi critical
   difference (Demšar, "Statistical comparisons of classifiers over multiple data sets", JMLR 7, 2006).
 """
@@ -26,10 +29,10 @@ from sklearn.model_selection import StratifiedKFold, train_test_split
 from ...core import ConvergenceWarning
 from ..chen2008.experiments import load_binary
 from ..ginodi2010._common import middle_of_ties
-from ..ledger import _t_quantile, paired
+from ..ledger import COMPARISON, Claim, _t_quantile, paired
 
 __all__ = ["DATASETS", "DATASET_NAMES", "TEST_SIZE", "N_FOLDS", "split", "validate", "timed_fit", "mean_interval",
-           "paired_vs", "average_ranks", "friedman_nemenyi"]
+           "paired_vs", "baseline_claims", "average_ranks", "friedman_nemenyi"]
 
 #: The data sets every comparison uses (mnist35: the MNIST 3s and 5s, chen2008's stand-in for USPS 3 vs 5).
 DATASETS = ("sonar", "ionosphere", "heart", "pima", "wisconsin", "mnist35")
@@ -126,6 +129,55 @@ def paired_vs(a, b, certified=None, min_pairs=10):
     """
     out = paired(np.asarray(a, float) - np.asarray(b, float), certified=certified, min_pairs=min_pairs)
     out["separation"] = {"reproduced": "better", "contradicted": "worse"}.get(out["verdict"], "no separation")
+    return out
+
+
+def baseline_claims(df, *, experiment, label, methods, measure, condition, condition_name, on, baseline="svm"):
+    """The papers' common claim, judged per (method, data set, condition): "method is more accurate than the
+    baseline on the perturbed test points".
+
+    Parameters
+    ----------
+    df : DataFrame
+        One row per final fit: columns ``dataset``, ``split``, ``method``, ``certified``, ``measure`` and
+        ``condition``.
+    experiment, label : str
+        The module's EXPERIMENT (claim ids start with it) and LABEL (the claims' artefact and ``where``).
+    methods : dict
+        The module's METHODS (``name``, ``paper``, ``algorithm`` per key); every key but ``baseline`` is judged.
+    measure : str
+        The accuracy column (in %), e.g. ``"noisy_acc"``.
+    condition : str
+        The column of the condition (noise level, missing rate ...); ``condition_name(value)`` words it.
+    on : str
+        What the accuracy is measured on, for the statement ("noisy test points").
+
+    Returns
+    -------
+    list of Claim
+        Paired over the splits with the ledger's rule (:func:`robustpapers.reproduce.ledger.paired`, ten certified
+        pairs needed): ``reproduced`` when the interval of the mean accuracy gain lies above 0, ``contradicted``
+        below.
+    """
+    out = []
+    if not len(df):
+        return out
+    base = methods[baseline]
+    for (z, d), g in df.groupby([condition, "dataset"], sort=True):
+        wide = g.pivot_table(index="split", columns="method", values=measure, aggfunc="first")
+        cert = (g.pivot_table(index="split", columns="method", values="certified", aggfunc="first")
+                .reindex(index=wide.index).fillna(False).astype(bool))
+        for m, spec in methods.items():
+            if m == baseline or m not in wide or baseline not in wide:
+                continue
+            r = paired(wide[m] - wide[baseline], certified=(cert[m] & cert[baseline]).to_numpy(), runs_per_pair=2)
+            slug = f"{z:g}" if isinstance(z, (int, float, np.floating)) else str(z)
+            out.append(Claim(paper=COMPARISON, id=f"{experiment}-{m}-{d}-{slug}", where=label,
+                             statement=f"{spec['name']} ({spec['paper']}) is more accurate than the {base['name']} "
+                                       f"with validated hyper-parameters on {on}",
+                             artefact=label, condition=f"{DATASET_NAMES.get(d, d)}, {condition_name(z)}",
+                             paper_value="> 0", algorithm=spec["algorithm"],
+                             note="accuracy gain in points over the splits", **r))
     return out
 
 

@@ -33,7 +33,8 @@ from ...ginodi2010 import guru_lbfgs
 from ...shivaswamy2006 import gamma_chebyshev, gamma_gaussian, robust_svm
 from .. import artefact
 from ..engine import grid
-from ._common import DATASET_NAMES, DATASETS, friedman_nemenyi, mean_interval, paired_vs, timed_fit, validate
+from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
+from ._common import validate
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "tasks",
@@ -260,5 +261,7 @@ def draw(records):
 
 
 def claims(records):
-    """No paper makes these claims: the comparison's results are its tables (see :func:`numbers`)."""
-    return []
+    """The papers' common claim on this model: each robust method is more accurate than the SVM on the noisy test
+    points, per data set and noise level (:func:`._common.baseline_claims`)."""
+    return baseline_claims(_frame(records), experiment=EXPERIMENT, label=LABEL, methods=METHODS, measure="noisy_acc",
+                           condition="noise", condition_name=lambda z: f"noise s = {z:g}", on="noisy test points")
