@@ -260,8 +260,13 @@ def draw(records):
     return fig
 
 
+def condition_name(noise):
+    """A noise level in words."""
+    return f"noise s = {noise:g}"
+
+
 def claims(records):
     """The papers' common claim on this model: each robust method is more accurate than the SVM on the noisy test
     points, per data set and noise level (:func:`._common.baseline_claims`)."""
     return baseline_claims(_frame(records), experiment=EXPERIMENT, label=LABEL, methods=METHODS, measure="noisy_acc",
-                           condition="noise", condition_name=lambda z: f"noise s = {z:g}", on="noisy test points")
+                           condition="noise", condition_name=condition_name, on="noisy test points")
