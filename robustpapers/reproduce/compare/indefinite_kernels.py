@@ -277,8 +277,9 @@ def numbers(records):
     dict
         ``accuracy[measure][condition]`` a DataFrame (data sets x methods, "mean [95 % interval]") for the measures
         ``"indef_acc"`` (indefinite test rows) and ``"clean_acc"`` (clean test rows; perturbed Gaussian kernel
-        only); ``vs_svm[condition]`` the paired differences of the Indefinite SVM to each of clip, flip and shift
-        (mean, interval, "better" / "worse" / "no separation" by the ledger's rule); ``ranks`` the average ranks,
+        only); ``vs_svm[condition]`` the paired differences of the Indefinite SVM (``method``) to each of clip, flip
+        and shift (``baseline``; mean ``diff``, ``interval``, certified ``pairs``, ``result`` "better" / "worse" /
+        "no separation" by the ledger's rule); ``ranks`` the average ranks,
         Friedman p-value and Nemenyi critical difference over (data set, condition) blocks on accuracy with the
         indefinite rows; ``tally`` per condition and baseline the count of data sets where the Indefinite SVM is
         better, worse or not separated; ``spectrum`` per data set and condition the mean smallest and largest
@@ -305,9 +306,11 @@ def numbers(records):
         rows = []
         for d, g in part.groupby("dataset"):
             for m, r in _pairs(g).items():
-                rows.append(dict(dataset=DATASET_NAMES[d], baseline=names[m], diff=r["our_value"],
-                                 interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
-        out["vs_svm"][z] = pd.DataFrame(rows, columns=["dataset", "baseline", "diff", "interval", "pairs", "result"])
+                rows.append(dict(dataset=DATASET_NAMES[d], method=names["indefinite"], baseline=names[m],
+                                 diff=r["our_value"], interval=r["interval"], pairs=r["n_certified"],
+                                 result=r["separation"]))
+        out["vs_svm"][z] = pd.DataFrame(rows, columns=["dataset", "method", "baseline", "diff", "interval", "pairs",
+                                                       "result"])
     out["tally"] = _tally(out["vs_svm"])
     sp = df[df["method"] == "clip"] if len(df) else df
     out["spectrum"] = (sp.groupby(["condition", "dataset"])[["lambda_min", "lambda_max", "n_neg"]].mean()
