@@ -71,7 +71,7 @@ def test_em_svm_is_the_linear_soft_margin_svm_on_the_completed_points(small):
     assert ok and np.allclose(model["w"], svc.coef_[0], atol=2e-3 * np.linalg.norm(svc.coef_[0]))
 
 
-def test_the_robust_socp_meets_its_cones_and_tends_to_the_baseline_at_zero_radius(small):
+def test_the_robust_socps_meet_their_cones_and_tend_to_the_baseline_at_zero_radius(small):
     Xm, y, em = small
     model, ok = mv._fitter("socp_gauss")(Xm, y, dict(C=1.0, kappa=0.9))
     res = robust_svm(em["Xbar"], y, gamma=gamma_gaussian(0.9), factors=em["factors"], C=1.0)
@@ -80,6 +80,9 @@ def test_the_robust_socp_meets_its_cones_and_tends_to_the_baseline_at_zero_radiu
     margin = y * (em["Xbar"] @ res.w + res.b)
     assert np.all(margin >= 1 - res.xi + gamma_gaussian(0.9) * s - 1e-6)
     assert (s > 1e-6).any()  # the cones bind somewhere: the radius matters
+    cheb, ok = mv._fitter("socp_cheb")(Xm, y, dict(C=1.0, kappa=0.7))  # radius sqrt(0.7 / 0.3), eq. (11)
+    ref = robust_svm(em["Xbar"], y, gamma=math.sqrt(0.7 / 0.3), factors=em["factors"], C=1.0)
+    assert ok and np.allclose(cheb["w"], ref.w, atol=1e-6)
     near, _ = mv._fitter("socp_gauss")(Xm, y, dict(C=1.0, kappa=0.5 + 1e-7))  # radius 2.5e-7
     base, _ = mv._fitter("em_svm")(Xm, y, dict(C=1.0))
     assert np.allclose(near["w"], base["w"], atol=1e-4) and abs(near["b"] - base["b"]) < 1e-4
@@ -126,7 +129,7 @@ def _records():
             base = 70 + rng.normal(0, 3)
             for m, acc in (("mean_svm", base - 1), ("em_svm", base), ("socp_gauss", base + (2 if d == "heart" else
                                                                                               rng.normal(0, 1))),
-                           ("guru", base + rng.normal(0, 1))):
+                           ("socp_cheb", base - 3), ("guru", base + rng.normal(0, 1))):
                 if d == "sonar" and k == 9 and m == "guru":
                     recs.append(None)
                     continue
@@ -141,7 +144,7 @@ def _records():
 def test_numbers_gives_the_hand_computed_tables():
     recs = _records()
     out = mv.numbers(recs)
-    assert out["n_runs"] == 79 and out["n_missing"] == 1 and out["n_uncertified"] == 1
+    assert out["n_runs"] == 99 and out["n_missing"] == 1 and out["n_uncertified"] == 1
     em = [r["result"]["missing_acc"] for r in recs if r and r["params"]["dataset"] == "heart"
           and r["params"]["method"] == "em_svm"]
     m, half = np.mean(em), _t_quantile(9, 0.95) * np.std(em, ddof=1) / math.sqrt(10)
@@ -155,6 +158,9 @@ def test_numbers_gives_the_hand_computed_tables():
     r61 = out["rule61"][0.6].set_index(["dataset", "method"])
     assert math.isclose(r61.loc[("Sonar", "GURU (scalar sigma)"), "diff"], -0.5)
     assert set(out["ranks"]["ranks"]) == {s["name"] for s in mv.METHODS.values()}
+    assert vs.loc[("Sonar", "Robust SOCP (Chebyshev)"), "result"] == "worse"
+    tally = out["tally"].set_index("method")
+    assert tally.loc["Robust SOCP (Chebyshev)", "worse than baseline"] == 2
 
 
 def test_claims_are_the_paired_gain_over_the_baseline_recomputed_from_the_records():
