@@ -98,7 +98,8 @@ def _grids(c_svm, c_rob, kappas, epss):
 #: The validation grids, sixteen candidates for every method: C = 2^-5..2^10 for the SVM; four C times four kappa
 #: (the radius of the set E(kappa)) for USSVM; the same four C times four eps (the chance constraint's level,
 #: bental2012 §7.3's range 0.05..0.5) for RSVM. USSVM's first grid, kappa in {0.1, 0.3, 1, 3}, had its smallest
-#: value chosen by the validation on every split: it was moved down (:data:`FIRST_KAPPAS`).
+#: value chosen by the validation on almost every split (:func:`first_grid_choices` counts them): it was moved down
+#: (:data:`FIRST_KAPPAS`).
 GRIDS = _grids([2.0 ** k for k in range(-5, 11)], [2.0 ** -3, 1.0, 2.0 ** 3, 2.0 ** 6], [0.01, 0.03, 0.1, 0.3],
                [0.05, 0.1, 0.25, 0.5])
 #: USSVM's first kappa grid (its runs are kept in the cache, under their own parameters).
@@ -300,8 +301,8 @@ def numbers(records):
         ranks, Friedman p-value and Nemenyi critical difference over (data set, level) blocks on perturbed
         accuracy; ``tally`` per method and level the count of data sets where it is better than the SVM, worse, or
         not separated; ``no_gain[level]`` the data sets where no robust method is better; ``seconds`` the median
-        final-fit time per method and data set; ``validation`` the validation fits and how many met their
-        certificate; ``n_runs``, ``n_uncertified`` (final fits that missed their certificate, excluded) and
+        final-fit time per method and data set; ``chosen[method][parameter]`` how often the validation chose each
+        value (``{value: count}``); ``validation`` the validation fits and how many met their certificate; ``n_runs``, ``n_uncertified`` (final fits that missed their certificate, excluded) and
         ``n_missing``.
     """
     df = _frame(records)
@@ -331,6 +332,9 @@ def numbers(records):
     out["tally"] = _tally(out["vs_svm"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
+    out["chosen"] = {m: {k: {float(v): int(n) for v, n in sorted(
+        pd.Series([c[k] for c in g["chosen"]]).value_counts().items())} for k in g["chosen"].iloc[0]}
+        for m, g in df.groupby("method")} if len(df) else {}
     out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
                          .rename(index=names, columns={"n_val_fits": "validation fits",
                                                        "n_val_certified": "met their certificate"})
