@@ -100,7 +100,7 @@ def _fake_records(base):
     """Eleven splits where the Indefinite SVM is 1 point better than clip, 0.5 worse than flip on every split and
     no different on average from shift; one uncertified Indefinite SVM fit, on split 10."""
     rng = np.random.default_rng(0)
-    noise = rng.standard_normal(11)
+    noise = np.round(2 * rng.standard_normal(11)) / 2  # accuracies on 200 test points: multiples of 0.5
     out = []
     for k in range(11):
         accs = {"indefinite": 70.0 + k, "clip": 69.0 + k, "flip": 70.5 + k, "shift": 70.0 + k + noise[k]}
@@ -112,7 +112,7 @@ def _fake_records(base):
 
 
 def test_numbers_and_claims_from_hand_made_records():
-    base = dict(chosen={"C": 1.0}, val_scores=[], n_val_fits=48, n_val_certified=48, gap=0.0, seconds=0.1,
+    base = dict(chosen={"C": 1.0}, val_scores=[], n_val_fits=48, n_val_certified=48, gap=0.0, seconds=0.1, n_test=200,
                 lambda_min=-1.0, lambda_max=10.0, n_neg=5)
     recs = _fake_records(base) + [None]
     nums = ik.numbers(recs)
