@@ -356,7 +356,8 @@ def numbers(records):
                          if len(df) else pd.DataFrame())
     if len(ok):
         block = ok.groupby(["dataset", "rate", "method"])["missing_acc"].mean().unstack("method")
-        block = block.reindex(columns=list(METHODS)).dropna(axis=1, how="all").dropna()
+        # a method not run on every (data set, rate) block is left out of the ranks rather than the blocks
+        block = block.reindex(columns=list(METHODS)).dropna(axis=1, how="any")
         if len(block) >= 2:
             fn = friedman_nemenyi(block.to_numpy())
             out["ranks"] = dict(fn, ranks=dict(zip([names[m] for m in block.columns], fn["ranks"].round(2).tolist())))
