@@ -386,9 +386,14 @@ def draw(records):
     return fig
 
 
+def condition_name(level):
+    """A noise level in words."""
+    return f"kernel noise rho = {level:g}"
+
+
 def claims(records):
     """The papers' common claim on this model: each robust method is more accurate than the SVM on the perturbed
     test rows, per data set and level (:func:`._common.baseline_claims`)."""
     return baseline_claims(_frame(records), experiment=EXPERIMENT, label=LABEL, methods=METHODS, measure="noisy_acc",
-                           condition="level", condition_name=lambda z: f"kernel noise rho = {z:g}",
+                           condition="level", condition_name=condition_name,
                            on="perturbed test kernel rows")

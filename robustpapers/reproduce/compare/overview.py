@@ -150,22 +150,30 @@ def draw(gain_table):
     import matplotlib.pyplot as plt
 
     g = gain_table if gain_table is not None else pd.DataFrame()
+    from matplotlib.ticker import LogFormatterSciNotation
+
     names = list(dict.fromkeys(g["model"])) if len(g) else []
-    fig, axes = plt.subplots(1, max(len(names), 1), figsize=(3.4 * max(len(names), 1), 3.6), squeeze=False,
-                             sharey=False)
-    for ax, model in zip(axes[0], names):
+    ncol = 2 if len(names) > 1 else 1
+    nrow = max(1, -(-len(names) // ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.2 * ncol, 3.9 * nrow), squeeze=False)
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    for ax, model in zip(axes.flat, names):
         part = g[g["model"] == model]
         top = part[part["condition"] == list(dict.fromkeys(part["condition"]))[-1]]
-        for method, pts in top.groupby("method", sort=False):
+        several = top["baseline"].nunique() > 1  # e.g. one method against three repairs: label the pairs
+        for (method, base), pts in top.groupby(["method", "baseline"], sort=False):
             x = pts["time_ratio"].to_numpy(float)
             y = pts["gain"].to_numpy(float)
             err = np.vstack([y - pts["low"].to_numpy(float), pts["high"].to_numpy(float) - y])
-            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", ms=4, capsize=2, label=method)
+            ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", ms=4, capsize=2,
+                        label=f"{method} vs {base}" if several else method)
         ax.axhline(0, color="0.5", lw=0.8)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(LogFormatterSciNotation(labelOnlyBase=True))  # no crowded minor labels
         ax.set_title(f"{model}, {top['condition'].iloc[0]}" if len(top) else model, fontsize=9)
         ax.set_xlabel("final-fit time / baseline's (log)")
+        ax.set_ylabel("accuracy gain (points)")
         ax.legend(fontsize=7)
-    axes[0][0].set_ylabel("accuracy gain over the baseline (points)")
     fig.tight_layout()
     return fig
