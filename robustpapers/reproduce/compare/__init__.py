@@ -8,4 +8,4 @@ tables, ranks and the time each method takes.
 """
 
 #: The comparison modules, one per uncertainty model.
-ARTEFACTS = ("input_noise", "kernel_noise", "indefinite_kernels")
+ARTEFACTS = ("input_noise", "missing_values", "kernel_noise", "indefinite_kernels")

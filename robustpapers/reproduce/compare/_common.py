@@ -166,7 +166,7 @@ def baseline_claims(df, *, experiment, label, methods, measure, condition, condi
     for (z, d), g in df.groupby([condition, "dataset"], sort=True):
         wide = g.pivot_table(index="split", columns="method", values=measure, aggfunc="first")
         cert = (g.pivot_table(index="split", columns="method", values="certified", aggfunc="first")
-                .reindex(index=wide.index).fillna(False).astype(bool))
+                .reindex(index=wide.index).astype("boolean").fillna(False).astype(bool))
         for m, spec in methods.items():
             if m == baseline or m not in wide or baseline not in wide:
                 continue

@@ -74,7 +74,7 @@ SIGMOID = dict(a_times_d=1.0, c=-1.0)
 
 #: The methods: how the book names them, whose they are, the algorithm that runs, the validated parameters.
 METHODS = {
-    "clip": dict(name="Clip", paper="chen2008 (Denoise)", algorithm="SVM on psd_clip(K0), LIBSVM SMO", hyper="C"),
+    "clip": dict(name="Clip", paper="chen2008, its Denoise", algorithm="SVM on psd_clip(K0), LIBSVM SMO", hyper="C"),
     "flip": dict(name="Flip", paper="chen2008", algorithm="SVM on psd_flip(K0), LIBSVM SMO", hyper="C"),
     "shift": dict(name="Shift", paper="chen2008", algorithm="SVM on psd_shift(K0), LIBSVM SMO", hyper="C"),
     "indefinite": dict(name="Indefinite SVM", paper="chen2008", algorithm="eq. (2), APG-FW to its duality gap",
