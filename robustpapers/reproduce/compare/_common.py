@@ -32,7 +32,7 @@ from ..ginodi2010._common import middle_of_ties
 from ..ledger import COMPARISON, Claim, _t_quantile, paired
 
 __all__ = ["DATASETS", "DATASET_NAMES", "TEST_SIZE", "N_FOLDS", "split", "validate", "timed_fit", "mean_interval",
-           "paired_vs", "baseline_claims", "average_ranks", "friedman_nemenyi"]
+           "paired_vs", "baseline_claims", "tally", "draw_vs_time", "average_ranks", "friedman_nemenyi"]
 
 #: The data sets every comparison uses (mnist35: the MNIST 3s and 5s, chen2008's stand-in for USPS 3 vs 5).
 DATASETS = ("sonar", "ionosphere", "heart", "pima", "wisconsin", "mnist35")
@@ -179,6 +179,49 @@ def baseline_claims(df, *, experiment, label, methods, measure, condition, condi
                              paper_value="> 0", algorithm=spec["algorithm"],
                              note="accuracy gain in points over the splits", **r))
     return out
+
+
+def tally(vs, columns, by="method"):
+    """Per condition and ``by`` (a method, or the baseline it is judged against): on how many data sets the
+    comparison is "better", "no separation" or "worse", from ``vs`` (``{condition: DataFrame}`` of paired results
+    with a ``result`` column). ``columns`` names the six columns in that order: condition, ``by``, better, no
+    separation, worse, data sets."""
+    import pandas as pd
+
+    rows = []
+    for z, tab in vs.items():
+        if not len(tab):
+            continue
+        for m, g in tab.groupby(by, sort=False):
+            counts = g["result"].value_counts()
+            rows.append(dict(zip(columns, [z, m, int(counts.get("better", 0)), int(counts.get("no separation", 0)),
+                                           int(counts.get("worse", 0)), int(len(g))])))
+    return pd.DataFrame(rows, columns=list(columns))
+
+
+def draw_vs_time(df, *, measure, methods, condition=None, title, xlabel="final fit, seconds (log scale)", ylabel):
+    """A model's accuracy against final-fit time: one point per (method, data set), the mean over certified splits,
+    at the largest value of ``condition`` (all conditions when None); methods in ``methods``' order.
+    ``title`` is a string or a function of that condition value."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    if len(df):
+        top = df[df["certified"].astype(bool)]
+        if condition is not None:
+            top = top[top[condition] == top[condition].max()]
+        for m, spec in methods.items():
+            g = top[top["method"] == m]
+            if len(g):
+                pts = g.groupby("dataset")[["seconds", measure]].mean()
+                ax.scatter(pts["seconds"], pts[measure], label=spec["name"], s=28)
+        ax.set_xscale("log")
+        ax.set_title(title(top[condition].max()) if callable(title) else title)
+        ax.legend(fontsize=8)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    fig.tight_layout()
+    return fig
 
 
 def average_ranks(table):

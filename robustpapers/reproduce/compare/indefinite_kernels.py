@@ -50,6 +50,7 @@ from .. import artefact
 from ..engine import derive_seed, grid
 from ..ledger import COMPARISON, Claim, paired
 from ._common import DATASET_NAMES, DATASETS, friedman_nemenyi, mean_interval, paired_vs, timed_fit, validate
+from ._common import draw_vs_time, tally
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "BASELINES", "GRIDS", "TOL",
@@ -322,7 +323,7 @@ def numbers(records):
                                  result=r["separation"]))
         out["vs_svm"][z] = pd.DataFrame(rows, columns=["dataset", "method", "baseline", "diff", "interval", "pairs",
                                                        "result"])
-    out["tally"] = _tally(out["vs_svm"])
+    out["tally"] = tally(out["vs_svm"], ["condition", "against", "Indefinite SVM better", "no separation", "Indefinite SVM worse", "data sets"], by="baseline")
     sp = df[df["method"] == "clip"] if len(df) else df
     out["spectrum"] = (sp.groupby(["condition", "dataset"])[["lambda_min", "lambda_max", "n_neg"]].mean()
                        .rename(index=DATASET_NAMES, level="dataset")
@@ -344,39 +345,12 @@ def numbers(records):
     return out
 
 
-def _tally(vs):
-    """Per condition and baseline: on how many data sets the Indefinite SVM is better, worse, or not separated."""
-    cols = ["condition", "against", "Indefinite SVM better", "no separation", "Indefinite SVM worse", "data sets"]
-    rows = []
-    for z, tab in vs.items():
-        if not len(tab):
-            continue
-        for m, g in tab.groupby("baseline", sort=False):
-            counts = g["result"].value_counts()
-            rows.append(dict(zip(cols, [z, m, int(counts.get("better", 0)), int(counts.get("no separation", 0)),
-                                        int(counts.get("worse", 0)), int(len(g))])))
-    return pd.DataFrame(rows, columns=cols)
-
-
 def draw(records):
     """Accuracy with the indefinite test rows against final-fit time: one point per (method, data set), mean over
     splits and conditions."""
-    import matplotlib.pyplot as plt
-
-    df = _frame(records)
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    if len(df):
-        ok = df[df["certified"].astype(bool)]
-        for m, g in ok.groupby("method", sort=False):
-            pts = g.groupby("dataset")[["seconds", "indef_acc"]].mean()
-            ax.scatter(pts["seconds"], pts["indef_acc"], label=METHODS[m]["name"], s=28)
-        ax.set_xscale("log")
-        ax.set_title("Indefinite similarities: test accuracy vs. training time")
-        ax.legend(fontsize=8)
-    ax.set_xlabel("final fit, seconds (log scale)")
-    ax.set_ylabel("test accuracy with the observed rows (%)")
-    fig.tight_layout()
-    return fig
+    return draw_vs_time(_frame(records), measure="indef_acc", methods=METHODS,
+                        title="Indefinite similarities: test accuracy vs. training time",
+                        ylabel="test accuracy with the observed rows (%)")
 
 
 def claims(records):

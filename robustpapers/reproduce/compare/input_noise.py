@@ -34,7 +34,7 @@ from ...shivaswamy2006 import gamma_chebyshev, gamma_gaussian, robust_svm
 from .. import artefact
 from ..engine import grid
 from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
-from ._common import validate
+from ._common import draw_vs_time, tally, validate
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "tasks",
@@ -189,7 +189,7 @@ def numbers(records):
                 rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
                                  interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
         out["vs_svm"][z] = pd.DataFrame(rows)
-    out["tally"] = _tally(out["vs_svm"])
+    out["tally"] = tally(out["vs_svm"], ["noise s", "method", "better than SVM", "no separation", "worse than SVM", "data sets"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
     out["one_class"] = _one_class(ok)
@@ -224,40 +224,11 @@ def _one_class(ok):
     return pd.DataFrame(found, columns=["method", "noise", "dataset"])
 
 
-def _tally(vs_svm):
-    """Per method and noise level: on how many data sets it is better than the SVM, worse, or not separated."""
-    rows = []
-    for z, tab in vs_svm.items():
-        if not len(tab):
-            continue
-        for m, g in tab.groupby("method", sort=False):
-            counts = g["result"].value_counts()
-            rows.append({"noise s": z, "method": m, "better than SVM": int(counts.get("better", 0)),
-                         "no separation": int(counts.get("no separation", 0)),
-                         "worse than SVM": int(counts.get("worse", 0)), "data sets": int(len(g))})
-    return pd.DataFrame(rows, columns=["noise s", "method", "better than SVM", "no separation", "worse than SVM",
-                                       "data sets"])
-
-
 def draw(records):
     """Accuracy under test noise against final-fit time: one point per (method, data set), mean over splits."""
-    import matplotlib.pyplot as plt
-
-    df = _frame(records)
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    if len(df):
-        ok = df[df["certified"].astype(bool)]
-        top = ok[ok["noise"] == ok["noise"].max()]
-        for m, g in top.groupby("method"):
-            pts = g.groupby("dataset")[["seconds", "noisy_acc"]].mean()
-            ax.scatter(pts["seconds"], pts["noisy_acc"], label=METHODS[m]["name"], s=28)
-        ax.set_xscale("log")
-        ax.set_title(f"Input noise s = {top['noise'].max():g}: accuracy on noisy test points vs. training time")
-    ax.set_xlabel("final fit, seconds (log scale)")
-    ax.set_ylabel("test accuracy under noise (%)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return draw_vs_time(_frame(records), measure="noisy_acc", methods=METHODS, condition="noise",
+                        title=lambda z: f"Input noise s = {z:g}: accuracy on noisy test points vs. training time",
+                        ylabel="test accuracy under noise (%)")
 
 
 def condition_name(noise):

@@ -53,7 +53,7 @@ from .. import artefact
 from ..bental2012.rsvm_baseline import rsvm_on_kernel_set
 from ..engine import derive_seed, grid
 from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
-from ._common import validate
+from ._common import draw_vs_time, tally, validate
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "MAX_N", "R_ETA",
@@ -329,7 +329,7 @@ def numbers(records):
                 rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
                                  interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
         out["vs_svm"][z] = pd.DataFrame(rows, columns=["dataset", "method", "diff", "interval", "pairs", "result"])
-    out["tally"] = _tally(out["vs_svm"])
+    out["tally"] = tally(out["vs_svm"], ["level rho", "method", "better than SVM", "no separation", "worse than SVM", "data sets"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
     out["chosen"] = {m: {k: {float(v): int(n) for v, n in sorted(
@@ -350,40 +350,12 @@ def numbers(records):
     return out
 
 
-def _tally(vs_svm):
-    """Per method and level: on how many data sets it is better than the SVM, worse, or not separated."""
-    cols = ["level rho", "method", "better than SVM", "no separation", "worse than SVM", "data sets"]
-    rows = []
-    for z, tab in vs_svm.items():
-        if not len(tab):
-            continue
-        for m, g in tab.groupby("method", sort=False):
-            counts = g["result"].value_counts()
-            rows.append(dict(zip(cols, [z, m, int(counts.get("better", 0)), int(counts.get("no separation", 0)),
-                                        int(counts.get("worse", 0)), int(len(g))])))
-    return pd.DataFrame(rows, columns=cols)
-
-
 def draw(records):
     """Accuracy on perturbed test rows against final-fit time: one point per (method, data set), mean over splits,
-    at the highest level."""
-    import matplotlib.pyplot as plt
-
-    df = _frame(records)
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    if len(df):
-        ok = df[df["certified"].astype(bool)]
-        top = ok[ok["level"] == ok["level"].max()]
-        for m, g in top.groupby("method"):
-            pts = g.groupby("dataset")[["seconds", "noisy_acc"]].mean()
-            ax.scatter(pts["seconds"], pts["noisy_acc"], label=METHODS[m]["name"], s=28)
-        ax.set_xscale("log")
-        ax.set_title(f"Kernel noise rho = {top['level'].max():g}: accuracy on perturbed test rows vs. training time")
-    ax.set_xlabel("final fit, seconds (log scale)")
-    ax.set_ylabel("test accuracy under kernel noise (%)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    at the largest noise level."""
+    return draw_vs_time(_frame(records), measure="noisy_acc", methods=METHODS, condition="level",
+                        title=lambda z: f"Kernel noise rho = {z:g}: accuracy on perturbed test rows vs. training time",
+                        ylabel="test accuracy under kernel noise (%)")
 
 
 def condition_name(level):

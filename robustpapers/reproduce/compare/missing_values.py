@@ -52,7 +52,7 @@ from ...shivaswamy2006 import (conditional_moments, em_gaussian, gamma_chebyshev
 from .. import artefact
 from ..engine import derive_seed, grid
 from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
-from ._common import validate
+from ._common import draw_vs_time, tally, validate
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "BASELINE",
@@ -346,7 +346,7 @@ def numbers(records):
         out["vs_svm"][z] = _paired_rows(part, "missing_acc", BASELINE, ROBUST)
         out["imputations"][z] = _paired_rows(part, "missing_acc", BASELINE, ["mean_svm"])
         out["rule61"][z] = _rule61_rows(part)
-    out["tally"] = _tally(out["vs_svm"])
+    out["tally"] = tally(out["vs_svm"], ["missing rate r", "method", "better than baseline", "no separation", "worse than baseline", "data sets"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
     out["one_class"] = _one_class(ok)
@@ -394,44 +394,13 @@ def _one_class(ok):
     return pd.DataFrame(found, columns=["method", "rate", "dataset"])
 
 
-def _tally(vs):
-    """Per method and rate: on how many data sets it is better than the baseline, worse, or not separated."""
-    rows = []
-    for z, tab in vs.items():
-        if not len(tab):
-            continue
-        for m, g in tab.groupby("method", sort=False):
-            counts = g["result"].value_counts()
-            rows.append({"missing rate r": z, "method": m, "better than baseline": int(counts.get("better", 0)),
-                         "no separation": int(counts.get("no separation", 0)),
-                         "worse than baseline": int(counts.get("worse", 0)), "data sets": int(len(g))})
-    return pd.DataFrame(rows, columns=["missing rate r", "method", "better than baseline", "no separation",
-                                       "worse than baseline", "data sets"])
-
-
 def draw(records):
     """Accuracy on the test points with missing entries against final-fit time (EM included): one point per
     (method, data set), mean over splits, at the largest rate."""
-    import matplotlib.pyplot as plt
-
-    df = _frame(records)
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    if len(df):
-        ok = df[df["certified"].astype(bool)]
-        top = ok[ok["rate"] == ok["rate"].max()]
-        for m in METHODS:
-            g = top[top["method"] == m]
-            if not len(g):
-                continue
-            pts = g.groupby("dataset")[["seconds", "missing_acc"]].mean()
-            ax.scatter(pts["seconds"], pts["missing_acc"], label=METHODS[m]["name"], s=28)
-        ax.set_xscale("log")
-        ax.set_title(f"Missing rate r = {top['rate'].max():g}: accuracy on incomplete test points vs. training time")
-    ax.set_xlabel("final fit with its imputation model, seconds (log scale)")
-    ax.set_ylabel("test accuracy, missing entries completed (%)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    return draw_vs_time(_frame(records), measure="missing_acc", methods=METHODS, condition="rate",
+                        title=lambda z: f"Missing rate r = {z:g}: accuracy on incomplete test points vs. training time",
+                        xlabel="final fit with its imputation model, seconds (log scale)",
+                        ylabel="test accuracy, missing entries completed (%)")
 
 
 def condition_name(rate):
