@@ -271,3 +271,80 @@ def friedman_nemenyi(table, alpha=0.05):
     q = float(studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2)
     cd = q * math.sqrt(k * (k + 1) / (6 * N))
     return dict(ranks=R, chi2=float(stat), p=p, F=float(F), p_F=pF, cd=cd, N=N, k=k)
+
+
+# The tables every comparison's ``numbers`` shows: one helper per table, so the four models read alike.
+
+def cell(m, ci):
+    """An accuracy table's entry: "mean [low, high]" with one decimal, "n/a" where there is no value."""
+    if not np.isfinite(m):
+        return "n/a"
+    return f"{m:.1f}" if ci is None else f"{m:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
+
+
+def accuracy_tables(ok, condition, measures, methods, names, skip_empty=False):
+    """``{measure: {condition value: DataFrame}}``: per data set (rows) and method (columns, in ``methods``' order,
+    named by ``names``) the mean accuracy over the certified final fits ``ok`` with its 95 % interval
+    (:func:`cell`). ``skip_empty`` leaves out a condition where the measure has no value."""
+    import pandas as pd
+
+    out = {}
+    for measure in measures:
+        out[measure] = {}
+        for z, part in ok.groupby(condition):
+            if skip_empty and part[measure].notna().sum() == 0:
+                continue
+            tab = {}
+            for (d, m), g in part.groupby(["dataset", "method"]):
+                tab.setdefault(DATASET_NAMES[d], {})[names[m]] = cell(*mean_interval(g[measure]))
+            out[measure][z] = pd.DataFrame(tab).T.reindex(columns=[names[m] for m in methods])
+    return out
+
+
+def paired_rows(part, measure, base, methods, names):
+    """Per data set of ``part`` (one condition): each of ``methods`` against ``base`` on ``measure``, paired over
+    the splits where both fits met their certificate (:func:`paired_vs`)."""
+    import pandas as pd
+
+    rows = []
+    for d, g in part.groupby("dataset"):
+        wide = g.pivot(index="split", columns="method", values=measure).astype(float)
+        cert = g.pivot(index="split", columns="method", values="certified").eq(True)
+        for m in methods:
+            if m == base or m not in wide or base not in wide:
+                continue
+            r = paired_vs(wide[m], wide[base], certified=cert[m] & cert[base])
+            rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
+                             interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
+    return pd.DataFrame(rows, columns=["dataset", "method", "diff", "interval", "pairs", "result"])
+
+
+def validation_table(df, names):
+    """Per method: the validation fits and how many of them met their certificate."""
+    import pandas as pd
+
+    if not len(df):
+        return pd.DataFrame()
+    return (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
+            .rename(index=names, columns={"n_val_fits": "validation fits", "n_val_certified": "met their certificate"}))
+
+
+def block_ranks(ok, condition, measure, methods, names, drop="blocks"):
+    """Average ranks, Friedman p-value and Nemenyi critical difference (:func:`friedman_nemenyi`) over the
+    (data set, condition) blocks of the mean ``measure``; a block missing a method is left out (``drop="blocks"``),
+    or a method missing from a block is (``drop="methods"``). None with fewer than two blocks."""
+    block = ok.groupby(["dataset", condition, "method"])[measure].mean().unstack("method")
+    block = block.reindex(columns=list(methods))
+    block = block.dropna(axis=1, how="any") if drop == "methods" else block.dropna()
+    if len(block) < 2:
+        return None
+    fn = friedman_nemenyi(block.to_numpy())
+    return dict(fn, ranks=dict(zip([names[m] for m in block.columns], fn["ranks"].round(2).tolist())))
+
+
+def median_seconds(ok, names, order=None):
+    """Median final-fit time per data set (rows) and method (columns, reordered as ``order`` if given)."""
+    t = ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
+    if order is not None:
+        t = t.reindex(columns=list(order))
+    return t.rename(index=DATASET_NAMES, columns=names)

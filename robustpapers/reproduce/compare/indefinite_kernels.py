@@ -49,8 +49,8 @@ from ...core import check_kernel, psd_clip, psd_flip, psd_shift, rbf_kernel, svm
 from .. import artefact
 from ..engine import derive_seed, grid
 from ..ledger import COMPARISON, Claim, paired
-from ._common import DATASET_NAMES, DATASETS, friedman_nemenyi, mean_interval, paired_vs, timed_fit, validate
-from ._common import draw_vs_time, tally
+from ._common import DATASET_NAMES, DATASETS, paired_vs, timed_fit, validate
+from ._common import accuracy_tables, block_ranks, draw_vs_time, median_seconds, tally, validation_table
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "BASELINES", "GRIDS", "TOL",
@@ -254,11 +254,6 @@ def condition_name(z):
     return f"perturbed Gaussian kernel, xi = {z[len('gauss-'):]}"
 
 
-def _cell(m, ci):
-    if not np.isfinite(m):
-        return "n/a"
-    return f"{m:.1f}" if ci is None else f"{m:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
-
 
 def _paired(diffs, certified, **kw):
     """The ledger's paired rule; a mean within float residue of 0 (accuracies are multiples of 100 / n_test, whose
@@ -305,15 +300,7 @@ def numbers(records):
     out["n_uncertified"] = int((~df["certified"].astype(bool)).sum()) if len(df) else 0
     ok = df[df["certified"].astype(bool)] if len(df) else df
     names = {k: v["name"] for k, v in METHODS.items()}
-    for measure in ("indef_acc", "clean_acc"):
-        out["accuracy"][measure] = {}
-        for z, part in ok.groupby("condition"):
-            if part[measure].notna().sum() == 0:
-                continue
-            tab = {}
-            for (d, m), g in part.groupby(["dataset", "method"]):
-                tab.setdefault(DATASET_NAMES[d], {})[names[m]] = _cell(*mean_interval(g[measure]))
-            out["accuracy"][measure][z] = pd.DataFrame(tab).T.reindex(columns=[names[m] for m in METHODS])
+    out["accuracy"] = accuracy_tables(ok, "condition", ("indef_acc", "clean_acc"), METHODS, names, skip_empty=True)
     for z, part in df.groupby("condition"):
         rows = []
         for d, g in part.groupby("dataset"):
@@ -329,19 +316,12 @@ def numbers(records):
                        .rename(index=DATASET_NAMES, level="dataset")
                        .rename(columns={"lambda_min": "λmin", "lambda_max": "λmax", "n_neg": "negative eigenvalues"})
                        if len(sp) else pd.DataFrame())
-    out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
-                         .rename(index=names, columns={"n_val_fits": "validation fits",
-                                                       "n_val_certified": "met their certificate"})
-                         if len(df) else pd.DataFrame())
+    out["validation"] = validation_table(df, names)
     if len(ok):
-        block = ok.groupby(["dataset", "condition", "method"])["indef_acc"].mean().unstack("method")
-        block = block.reindex(columns=list(METHODS)).dropna()
-        if len(block) >= 2:
-            fn = friedman_nemenyi(block.to_numpy())
-            out["ranks"] = dict(fn, ranks=dict(zip([names[m] for m in METHODS], fn["ranks"].round(2).tolist())))
-        out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
-                          .reindex(columns=[m for m in METHODS if m in set(ok["method"])])
-                          .rename(index=DATASET_NAMES, columns=names))
+        ranks = block_ranks(ok, "condition", "indef_acc", METHODS, names)
+        if ranks is not None:
+            out["ranks"] = ranks
+        out["seconds"] = median_seconds(ok, names, order=[m for m in METHODS if m in set(ok["method"])])
     return out
 
 

@@ -33,8 +33,9 @@ from ...ginodi2010 import guru_lbfgs
 from ...shivaswamy2006 import gamma_chebyshev, gamma_gaussian, robust_svm
 from .. import artefact
 from ..engine import grid
-from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
-from ._common import draw_vs_time, tally, validate
+from ._common import DATASET_NAMES, DATASETS, baseline_claims, timed_fit
+from ._common import accuracy_tables, block_ranks, draw_vs_time, median_seconds, paired_rows, tally, validate
+from ._common import validation_table
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "tasks",
@@ -145,9 +146,6 @@ def _frame(records):
     return pd.DataFrame(rows, columns=cols) if rows else pd.DataFrame(columns=cols)
 
 
-def _cell(m, ci):
-    return f"{m:.1f}" if ci is None else f"{m:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
-
 
 def numbers(records):
     """The tables of the comparison.
@@ -170,41 +168,19 @@ def numbers(records):
     out["n_uncertified"] = int((~df["certified"].astype(bool)).sum()) if len(df) else 0
     ok = df[df["certified"].astype(bool)] if len(df) else df
     names = {k: v["name"] for k, v in METHODS.items()}
-    for measure in ("noisy_acc", "clean_acc"):
-        out["accuracy"][measure] = {}
-        for z, part in ok.groupby("noise"):
-            tab = {}
-            for (d, m), g in part.groupby(["dataset", "method"]):
-                tab.setdefault(DATASET_NAMES[d], {})[names[m]] = _cell(*mean_interval(g[measure]))
-            out["accuracy"][measure][z] = pd.DataFrame(tab).T.reindex(columns=[names[m] for m in METHODS])
+    out["accuracy"] = accuracy_tables(ok, "noise", ("noisy_acc", "clean_acc"), METHODS, names)
     for z, part in df.groupby("noise"):
-        rows = []
-        for d, g in part.groupby("dataset"):
-            wide = g.pivot(index="split", columns="method", values="noisy_acc")
-            cert = g.pivot(index="split", columns="method", values="certified").fillna(False).astype(bool)
-            for m in METHODS:
-                if m == "svm" or m not in wide or "svm" not in wide:
-                    continue
-                r = paired_vs(wide[m], wide["svm"], certified=cert[m] & cert["svm"])
-                rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
-                                 interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
-        out["vs_svm"][z] = pd.DataFrame(rows)
+        out["vs_svm"][z] = paired_rows(part, "noisy_acc", "svm", METHODS, names)
     out["tally"] = tally(out["vs_svm"], ["noise s", "method", "better than SVM", "no separation", "worse than SVM", "data sets"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
     out["one_class"] = _one_class(ok)
-    out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
-                         .rename(index=names, columns={"n_val_fits": "validation fits",
-                                                       "n_val_certified": "met their certificate"})
-                         if len(df) else pd.DataFrame())
+    out["validation"] = validation_table(df, names)
     if len(ok):
-        block = ok.groupby(["dataset", "noise", "method"])["noisy_acc"].mean().unstack("method")
-        block = block.reindex(columns=list(METHODS)).dropna()
-        if len(block) >= 2:
-            fn = friedman_nemenyi(block.to_numpy())
-            out["ranks"] = dict(fn, ranks=dict(zip([names[m] for m in METHODS], fn["ranks"].round(2).tolist())))
-        out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
-                          .rename(index=DATASET_NAMES, columns=names))
+        ranks = block_ranks(ok, "noise", "noisy_acc", METHODS, names)
+        if ranks is not None:
+            out["ranks"] = ranks
+        out["seconds"] = median_seconds(ok, names)
     return out
 
 

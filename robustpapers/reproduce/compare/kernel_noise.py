@@ -52,8 +52,9 @@ from ...bental2012 import evaluate_prediction_rules, make_uncertain_kernels, rsv
 from .. import artefact
 from ..bental2012.rsvm_baseline import rsvm_on_kernel_set
 from ..engine import derive_seed, grid
-from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
-from ._common import draw_vs_time, tally, validate
+from ._common import DATASETS, baseline_claims, timed_fit
+from ._common import accuracy_tables, block_ranks, draw_vs_time, median_seconds, paired_rows, tally, validate
+from ._common import validation_table
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "MAX_N", "R_ETA",
@@ -284,9 +285,6 @@ def _frame(records):
     return pd.DataFrame(rows, columns=cols) if rows else pd.DataFrame(columns=cols)
 
 
-def _cell(m, ci):
-    return f"{m:.1f}" if ci is None else f"{m:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
-
 
 def numbers(records):
     """The tables of the comparison.
@@ -310,43 +308,21 @@ def numbers(records):
     out["n_uncertified"] = int((~df["certified"].astype(bool)).sum()) if len(df) else 0
     ok = df[df["certified"].astype(bool)] if len(df) else df
     names = {k: v["name"] for k, v in METHODS.items()}
-    for measure in _MEASURES:
-        out["accuracy"][measure] = {}
-        for z, part in ok.groupby("level"):
-            tab = {}
-            for (d, m), g in part.groupby(["dataset", "method"]):
-                tab.setdefault(DATASET_NAMES[d], {})[names[m]] = _cell(*mean_interval(g[measure]))
-            out["accuracy"][measure][z] = pd.DataFrame(tab).T.reindex(columns=[names[m] for m in METHODS])
+    out["accuracy"] = accuracy_tables(ok, "level", _MEASURES, METHODS, names)
     for z, part in df.groupby("level"):
-        rows = []
-        for d, g in part.groupby("dataset"):
-            wide = g.pivot(index="split", columns="method", values="noisy_acc")
-            cert = g.pivot(index="split", columns="method", values="certified").fillna(False).astype(bool)
-            for m in METHODS:
-                if m == "svm" or m not in wide or "svm" not in wide:
-                    continue
-                r = paired_vs(wide[m], wide["svm"], certified=cert[m] & cert["svm"])
-                rows.append(dict(dataset=DATASET_NAMES[d], method=names[m], diff=r["our_value"],
-                                 interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
-        out["vs_svm"][z] = pd.DataFrame(rows, columns=["dataset", "method", "diff", "interval", "pairs", "result"])
+        out["vs_svm"][z] = paired_rows(part, "noisy_acc", "svm", METHODS, names)
     out["tally"] = tally(out["vs_svm"], ["level rho", "method", "better than SVM", "no separation", "worse than SVM", "data sets"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
     out["chosen"] = {m: {k: {float(v): int(n) for v, n in sorted(
         pd.Series([c[k] for c in g["chosen"]]).value_counts().items())} for k in g["chosen"].iloc[0]}
         for m, g in df.groupby("method")} if len(df) else {}
-    out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
-                         .rename(index=names, columns={"n_val_fits": "validation fits",
-                                                       "n_val_certified": "met their certificate"})
-                         if len(df) else pd.DataFrame())
+    out["validation"] = validation_table(df, names)
     if len(ok):
-        block = ok.groupby(["dataset", "level", "method"])["noisy_acc"].mean().unstack("method")
-        block = block.reindex(columns=list(METHODS)).dropna()
-        if len(block) >= 2:
-            fn = friedman_nemenyi(block.to_numpy())
-            out["ranks"] = dict(fn, ranks=dict(zip([names[m] for m in METHODS], fn["ranks"].round(2).tolist())))
-        out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
-                          .rename(index=DATASET_NAMES, columns=names))
+        ranks = block_ranks(ok, "level", "noisy_acc", METHODS, names)
+        if ranks is not None:
+            out["ranks"] = ranks
+        out["seconds"] = median_seconds(ok, names)
     return out
 
 

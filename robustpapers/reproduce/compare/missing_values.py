@@ -51,8 +51,9 @@ from ...shivaswamy2006 import (conditional_moments, em_gaussian, gamma_chebyshev
                                robust_svm)
 from .. import artefact
 from ..engine import derive_seed, grid
-from ._common import DATASET_NAMES, DATASETS, baseline_claims, friedman_nemenyi, mean_interval, paired_vs, timed_fit
-from ._common import draw_vs_time, tally, validate
+from ._common import DATASET_NAMES, DATASETS, baseline_claims, paired_vs, timed_fit
+from ._common import accuracy_tables, block_ranks, draw_vs_time, median_seconds, paired_rows, tally, validate
+from ._common import validation_table
 from ._common import split as split_data
 
 __all__ = ["PAPER", "LABEL", "EXPERIMENT", "VERSION", "TASK", "SETTINGS", "METHODS", "GRIDS", "BASELINE",
@@ -289,24 +290,6 @@ def _frame(records):
     return pd.DataFrame(rows, columns=cols) if rows else pd.DataFrame(columns=cols)
 
 
-def _cell(m, ci):
-    return f"{m:.1f}" if ci is None else f"{m:.1f} [{ci[0]:.1f}, {ci[1]:.1f}]"
-
-
-def _paired_rows(part, measure, base, methods):
-    """Paired differences of ``methods`` to ``base`` per data set (certified pairs, the ledger's rule)."""
-    rows = []
-    for d, g in part.groupby("dataset"):
-        wide = g.pivot(index="split", columns="method", values=measure).astype(float)
-        cert = g.pivot(index="split", columns="method", values="certified").eq(True)
-        for m in methods:
-            if m not in wide or base not in wide:
-                continue
-            r = paired_vs(wide[m], wide[base], certified=cert[m] & cert[base])
-            rows.append(dict(dataset=DATASET_NAMES[d], method=METHODS[m]["name"], diff=r["our_value"],
-                             interval=r["interval"], pairs=r["n_certified"], result=r["separation"]))
-    return pd.DataFrame(rows, columns=["dataset", "method", "diff", "interval", "pairs", "result"])
-
 
 def numbers(records):
     """The tables of the comparison.
@@ -335,34 +318,22 @@ def numbers(records):
     out["n_uncertified"] = int((~df["certified"].astype(bool)).sum()) if len(df) else 0
     ok = df[df["certified"].astype(bool)] if len(df) else df
     names = {k: v["name"] for k, v in METHODS.items()}
-    for measure in ("missing_acc", "clean_acc"):
-        out["accuracy"][measure] = {}
-        for z, part in ok.groupby("rate"):
-            tab = {}
-            for (d, m), g in part.groupby(["dataset", "method"]):
-                tab.setdefault(DATASET_NAMES[d], {})[names[m]] = _cell(*mean_interval(g[measure]))
-            out["accuracy"][measure][z] = pd.DataFrame(tab).T.reindex(columns=[names[m] for m in METHODS])
+    out["accuracy"] = accuracy_tables(ok, "rate", ("missing_acc", "clean_acc"), METHODS, names)
     for z, part in df.groupby("rate"):
-        out["vs_svm"][z] = _paired_rows(part, "missing_acc", BASELINE, ROBUST)
-        out["imputations"][z] = _paired_rows(part, "missing_acc", BASELINE, ["mean_svm"])
+        out["vs_svm"][z] = paired_rows(part, "missing_acc", BASELINE, ROBUST, names)
+        out["imputations"][z] = paired_rows(part, "missing_acc", BASELINE, ["mean_svm"], names)
         out["rule61"][z] = _rule61_rows(part)
     out["tally"] = tally(out["vs_svm"], ["missing rate r", "method", "better than baseline", "no separation", "worse than baseline", "data sets"])
     out["no_gain"] = {z: sorted(set(tab["dataset"]) - set(tab.loc[tab["result"] == "better", "dataset"]))
                       for z, tab in out["vs_svm"].items() if len(tab)}
     out["one_class"] = _one_class(ok)
-    out["validation"] = (df.groupby("method")[["n_val_fits", "n_val_certified"]].sum().astype(int)
-                         .rename(index=names, columns={"n_val_fits": "validation fits",
-                                                       "n_val_certified": "met their certificate"})
-                         if len(df) else pd.DataFrame())
+    out["validation"] = validation_table(df, names)
     if len(ok):
-        block = ok.groupby(["dataset", "rate", "method"])["missing_acc"].mean().unstack("method")
         # a method not run on every (data set, rate) block is left out of the ranks rather than the blocks
-        block = block.reindex(columns=list(METHODS)).dropna(axis=1, how="any")
-        if len(block) >= 2:
-            fn = friedman_nemenyi(block.to_numpy())
-            out["ranks"] = dict(fn, ranks=dict(zip([names[m] for m in block.columns], fn["ranks"].round(2).tolist())))
-        out["seconds"] = (ok.groupby(["dataset", "method"])["seconds"].median().unstack("method")
-                          .reindex(columns=list(METHODS)).rename(index=DATASET_NAMES, columns=names))
+        ranks = block_ranks(ok, "rate", "missing_acc", METHODS, names, drop="methods")
+        if ranks is not None:
+            out["ranks"] = ranks
+        out["seconds"] = median_seconds(ok, names, order=METHODS)
     return out
 
 
