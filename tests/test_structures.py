@@ -317,3 +317,17 @@ def test_bad_input_raises(rng):
         make_structure_families(length=2)
     with pytest.raises(ValueError, match="resolution_range"):
         make_structure_families(resolution_range=(3.0, 1.0))
+
+
+def test_spread_by_length_task_widths():
+    """One draw spans no range (width 0, every nominal value outside or on it); with several draws the range is
+    positive, and the nominal SVM's LOO accuracy is a mean of accuracies."""
+    from robustpapers.reproduce.structures.experiments import spread_by_length_task
+
+    one = spread_by_length_task(0, 3, 3, [8, 12], 1, 3, 4.0)["rows"]
+    assert [r["length"] for r in one] == [8, 12]
+    assert all(r["median_width_within"] == 0 and r["median_width_all"] == 0 for r in one)
+    many = spread_by_length_task(0, 3, 3, [8], 6, 3, 4.0)["rows"][0]
+    assert many["median_width_all"] > 0 and 0 <= many["share_inside"] <= 1
+    assert 0 <= many["loo_nominal_min"] <= many["loo_nominal_mean"] <= 1
+    assert many["mean_within"] > many["mean_between"]  # families are alike inside, less so across
