@@ -31,7 +31,6 @@ import math
 import os
 import platform
 import time
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -41,23 +40,14 @@ from robustpapers.core.fss import fss_stage_constants
 from robustpapers.reproduce.bental2012.experiments import s_star, socp_memory_gb
 from robustpapers.reproduce.engine import benchmark_path, derive_seed
 
-#: FSS as printed: the options of ``convergence_task(variant="printed")``.
-PRINTED = dict(schedule="theory", step="fixed", R0="paper", y0="zeros", restrict_y=False, recenter_x=False,
-               restrict_x=True)
-TOL = 1e-3
+# FSS as printed (its options), the certified gap and the timer of the small benchmark beside this one
+from bental2012_printed_vs_socp import PRINTED, TOL, timed as cpu_timed  # noqa: E402
+
 C_, KAPPA = 10.0, 1.0
 #: name -> (N per class, L, dtype, the claim's time allowance: "socp/10" or seconds)
 PROBLEMS = {"fig4": (200, 200, "float64", "socp/10"), "fig6": (250, 10, "float64", "socp/10"),
             "sec7_5": (1500, 50, "float32", 20 * 60.0)}
 SOCP_MAX_GB = 8.0
-
-
-def cpu_timed(fn):
-    c0, w0 = time.process_time(), time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = fn()
-    return res, time.process_time() - c0, time.perf_counter() - w0
 
 
 def run_problem(name, seed, calib):

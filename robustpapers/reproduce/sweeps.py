@@ -17,6 +17,7 @@ Usage: python scripts/paper_scale.py chen2008 table1_certified [--datasets sonar
        python scripts/paper_scale.py bhadra2010 table2_proteins --datasets 0   (Table 2: a family at a time)
        python scripts/paper_scale.py bental2012 table2_proteins --datasets 0 1 [--reverse]   (problems 0..104)
        python scripts/paper_scale.py bental2012 table2_proteins_mn [--reverse]   (USSVM_MN's rows, bias floor)
+       python scripts/paper_scale.py bental2012 table2_traces [--shard 0/2]   (Table 2, longer traces: 10 problems)
 
 A task that checkpoints (bental2012's Fig. 5 runs, hours each) and is killed leaves
 ``results/<paperkey>/<experiment>/<key>.checkpoint``; commit it, and the next run of the same command, here or
