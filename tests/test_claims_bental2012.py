@@ -540,4 +540,7 @@ def test_table2_traces_claims_need_ten_problems():
         for c in cl:
             assert c.n_runs <= n and (n >= 10 or c.verdict == "inconclusive"), c.id
         num = T.numbers(recs)
-        assert num["n_problems"] == n and set(num["table"].columns) <= {"long", "short"}
+        tab = num["table"]
+        assert num["n_problems"] == n and {"long", "short"} <= set(tab.columns)
+        # the paired change is over the same problems, so it is the difference of the two means
+        np.testing.assert_allclose(tab["change"], tab["long"] - tab["short"], atol=1e-9)

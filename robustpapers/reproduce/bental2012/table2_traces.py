@@ -114,6 +114,13 @@ def numbers(records):
     if acc.empty:
         return None
     tab = acc.groupby(["measure", "method", "traces"]).acc.mean().unstack("traces")
+    # the change with the trace length, paired over the problems (longer minus 12 residues) with its t-interval
+    wide = acc.pivot_table(index=["measure", "method", "pair"], columns="traces", values="acc")
+    if "short" in wide:
+        d = (wide["long"] - wide["short"]).groupby(level=["measure", "method"])
+        tab["change"] = d.mean()
+        ci = d.apply(lambda v: C.t_interval(v.to_numpy()))
+        tab["change, 95 % interval"] = [None if c is None else f"[{c[0]:+.2f}, {c[1]:+.2f}]" for c in ci.reindex(tab.index)]
     return {"table": tab, "n_problems": int(acc[acc.traces == "long"].pair.nunique())}
 
 
