@@ -26,6 +26,7 @@ TOO_SLOW = {
     "shivaswamy2006/ocr_paper": "cheapest record 85.0 s (OCR SOCP at paper size)",
     "shivaswamy2006/ocr_quick": "its one record took 48.0 s",
     "structures/kernel_spread": "cheapest record 22.0 s",
+    "structures/spread_by_length": "its one record took 2,240 s (kernels of 150 structures at four trace lengths)",
     "bhadra2010/qn_socp": "cheapest record 31.6 s (RSVM_QN and the SOCP on one data set, all noise models)",
     "bhadra2010/qn_socp_starts": "cheapest record 148.6 s (RSVM_QN from 100 starts)",
     "bhadra2010/socp_true_beta": "cheapest record 45.5 s (the SOCP's classifier scored on the true beta)",
