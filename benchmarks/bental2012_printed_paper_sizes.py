@@ -84,7 +84,7 @@ def run_problem(name, seed, calib):
                               **PRINTED, **extra)
     r1, c1, _ = cpu_timed(lambda: fss(1))
     while True:  # the steps must dominate the set-up's own variation, or the difference is noise
-        _, ck, _ = cpu_timed(lambda: fss(1 + calib))
+        rk, ck, _ = cpu_timed(lambda: fss(1 + calib))
         if ck - c1 >= max(0.5, 0.25 * c1) or calib >= 20_000:
             break
         calib *= 4

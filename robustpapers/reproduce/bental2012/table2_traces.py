@@ -95,11 +95,12 @@ def per_problem(records):
     if long.empty:
         return pd.DataFrame()
     done = {(int(a), int(b)) for a, b in zip(long.f1, long.f2)}
-
-    def computed(frame):  # Table 2's rows of the problems computed with longer traces
-        return frame[[(int(a), int(b)) in done for a, b in zip(frame.f1, frame.f2)]] if len(frame) else frame
-
-    short = {k: computed(v) for k, v in records["short"].items()}
+    short = records["short"]
+    short = {"first": short["first"][[(int(a), int(b)) in done for a, b in zip(short["first"].f1,
+                                                                                 short["first"].f2)]]
+             if len(short["first"]) else short["first"],
+             "mn": short["mn"][[(int(a), int(b)) in done for a, b in zip(short["mn"].f1, short["mn"].f2)]]
+             if len(short["mn"]) else short["mn"]}
     out = [table2.per_problem({"first": long, "mn": long.iloc[0:0]}).assign(traces="long")]
     if len(short["first"]):
         out.append(table2.per_problem(short).assign(traces="short"))
